@@ -208,3 +208,38 @@ func (db *DB) PurgeJobs(ctx context.Context, before time.Time) (int64, error) {
 	}
 	return res.RowsAffected()
 }
+
+// SchedulePeriodic enqueues a periodic job when its next run is due and
+// moves the next run forward, atomically: however many replicas call it at
+// once, each period enqueues one job. first is the first run's time when
+// the schedule is new.
+func (db *DB) SchedulePeriodic(ctx context.Context, name, kind string, args []byte, interval time.Duration, first time.Time) (bool, error) {
+	var enqueued bool
+	err := db.InTx(ctx, func(tx *Tx) error {
+		enqueued = false
+		now := MS(tx.Now)
+		if _, err := tx.Exec(ctx, `INSERT INTO periodic_jobs (name, next_run) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, MS(first)); err != nil {
+			return err
+		}
+		var next int64
+		if err := tx.QueryRow(ctx, `SELECT next_run FROM periodic_jobs WHERE name = $1`, name).Scan(&next); err != nil {
+			return err
+		}
+		if next > now {
+			return nil
+		}
+		// Skip missed periods instead of running them all after downtime.
+		step := interval.Milliseconds()
+		newNext := next + ((now-next)/step+1)*step
+		res, err := tx.Exec(ctx, `UPDATE periodic_jobs SET next_run = $3 WHERE name = $1 AND next_run = $2`, name, next, newNext)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return nil
+		}
+		_, enqueued, err = tx.Enqueue(ctx, kind, args, EnqueueOptions{UniqueKey: "periodic:" + name})
+		return err
+	})
+	return enqueued, err
+}

@@ -86,3 +86,8 @@ CREATE TABLE meter_usage (
     used   INTEGER NOT NULL,
     PRIMARY KEY (org_id, meter, period)
 );
+
+CREATE TABLE periodic_jobs (
+    name     TEXT PRIMARY KEY,
+    next_run INTEGER NOT NULL
+);

@@ -1,0 +1,168 @@
+package jobs_test
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sentinel-sca/sentinel/internal/jobs"
+	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
+)
+
+func engines(t *testing.T) map[string]func() *store.DB {
+	return map[string]func() *store.DB{
+		"sqlite": func() *store.DB {
+			db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
+		"postgres": func() *store.DB {
+			db, err := store.Open(context.Background(), pgtest.DSN(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		},
+	}
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestRunnerRetriesAndCompletes runs jobs on two runners sharing one store
+// (two replicas): each job runs to completion exactly once, failures retry.
+func TestRunnerRetriesAndCompletes(t *testing.T) {
+	for name, open := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			db := open()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			done := map[string]int{}
+			var failures atomic.Int32
+			h := func(ctx context.Context, j *store.Job) error {
+				if string(j.Args) == `"flaky"` && j.Attempts < 3 {
+					failures.Add(1)
+					return jobs.RetryAt(time.Now(), errors.New("transient"))
+				}
+				if string(j.Args) == `"bad"` {
+					return jobs.Permanent(errors.New("cannot work"))
+				}
+				mu.Lock()
+				done[string(j.Args)]++
+				mu.Unlock()
+				return nil
+			}
+			var wg sync.WaitGroup
+			for i := 0; i < 2; i++ {
+				r := &jobs.Runner{DB: db, Poll: 20 * time.Millisecond}
+				r.Register("t", h)
+				wg.Add(1)
+				go func() { defer wg.Done(); _ = r.Run(ctx) }()
+			}
+			for _, a := range []string{`"a"`, `"b"`, `"flaky"`, `"bad"`} {
+				if _, _, err := db.Enqueue(ctx, "t", []byte(a), store.EnqueueOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			waitFor(t, "jobs", func() bool {
+				n, _ := db.CountJobs(ctx, "t", store.JobCompleted)
+				f, _ := db.CountJobs(ctx, "t", store.JobFailed)
+				return n == 3 && f == 1
+			})
+			cancel()
+			wg.Wait()
+			mu.Lock()
+			defer mu.Unlock()
+			for _, a := range []string{`"a"`, `"b"`, `"flaky"`} {
+				if done[a] != 1 {
+					t.Errorf("job %s completed %d times", a, done[a])
+				}
+			}
+			if failures.Load() != 2 {
+				t.Errorf("flaky failed %d times, want 2", failures.Load())
+			}
+		})
+	}
+}
+
+// TestPeriodicOncePerPeriod starts three schedulers (replicas) and checks
+// that one period enqueues one job.
+func TestPeriodicOncePerPeriod(t *testing.T) {
+	for name, open := range engines(t) {
+		t.Run(name, func(t *testing.T) {
+			db := open()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var runs atomic.Int32
+			var wg sync.WaitGroup
+			for i := 0; i < 3; i++ {
+				r := &jobs.Runner{DB: db, Poll: 20 * time.Millisecond}
+				r.Register("tick", func(context.Context, *store.Job) error { runs.Add(1); return nil })
+				r.Every(jobs.Periodic{Name: "tick", Kind: "tick", Interval: time.Hour})
+				wg.Add(1)
+				go func() { defer wg.Done(); _ = r.Run(ctx) }()
+			}
+			waitFor(t, "first run", func() bool { return runs.Load() >= 1 })
+			time.Sleep(1500 * time.Millisecond) // every scheduler has ticked again
+			cancel()
+			wg.Wait()
+			if n := runs.Load(); n != 1 {
+				t.Errorf("periodic job ran %d times in one period, want 1", n)
+			}
+		})
+	}
+}
+
+// TestPanicIsAFailure checks that a panicking handler does not take the
+// runner down and its job is retried.
+func TestPanicIsAFailure(t *testing.T) {
+	db := engines(t)["sqlite"]()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int32
+	r := &jobs.Runner{DB: db, Poll: 20 * time.Millisecond}
+	r.Register("p", func(ctx context.Context, j *store.Job) error {
+		if calls.Add(1) == 1 {
+			panic("boom")
+		}
+		return nil
+	})
+	id, _, _ := db.Enqueue(ctx, "p", nil, store.EnqueueOptions{})
+	go func() { _ = r.Run(ctx) }()
+	// The default backoff after one failure is 1-1.2 s.
+	waitFor(t, "retry after panic", func() bool {
+		j, _ := db.FindJob(ctx, id)
+		return j.State == store.JobCompleted
+	})
+	j, _ := db.FindJob(ctx, id)
+	if j.Attempts != 2 {
+		t.Errorf("attempts = %d, want 2", j.Attempts)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 5: 16 * time.Second, 20: time.Hour} {
+		got := jobs.Backoff(n)
+		if got < want || got > want+want/5 {
+			t.Errorf("Backoff(%d) = %v, want %v plus at most 20%%", n, got, want)
+		}
+	}
+}
