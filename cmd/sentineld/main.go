@@ -1,0 +1,344 @@
+// Command sentineld is the Sentinel service: the public API, the agent
+// listener (mutual TLS), the Evidence Bundle share site and the background
+// workers, plus the admin commands that manage organizations and keys.
+//
+//	sentineld serve [--demo] [--data DIR] [--database URL] [--addr HOST:PORT] ...
+//	sentineld migrate
+//	sentineld admin create-org --slug acme [--name "Acme Corp"]
+//	sentineld admin create-key --org acme --scopes sca:read,sca:submit [--name ci]
+//	sentineld admin set-meter --org acme --meter scans --limit 100
+//
+// Every flag can also be set as an environment variable: SENTINEL_ and the
+// flag's name in upper case with dashes as underscores (--agent-addr is
+// SENTINEL_AGENT_ADDR); --database is SENTINEL_DATABASE_URL and --redis
+// SENTINEL_REDIS_URL. Flags win over the environment.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/store"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := Main(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `usage: sentineld <command> [flags]
+
+commands:
+  serve        run the service (API, agent listener, share site, workers)
+  migrate      apply database migrations and exit
+  admin        manage organizations, keys and meters (see: sentineld admin)
+  version      print the version
+
+Run "sentineld <command> -h" for a command's flags.
+`
+
+// exitError carries an exit code: 1 for failures, 2 for usage errors.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+func usageErr(format string, args ...any) error {
+	return &exitError{2, fmt.Errorf(format, args...)}
+}
+
+// Main runs sentineld with args and returns the process exit code.
+func Main(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	err := run(ctx, args, stdout, stderr, getenv)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	fmt.Fprintln(stderr, "sentineld:", errorText(err))
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	return 1
+}
+
+func errorText(err error) string {
+	if e := sentinel.AsError(err); e != nil {
+		return e.Message
+	}
+	return err.Error()
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return usageErr("no command given")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr, getenv)
+	case "migrate":
+		return migrate(ctx, args[1:], stdout, stderr, getenv)
+	case "admin":
+		return admin(ctx, args[1:], stdout, stderr, getenv)
+	case "version":
+		fmt.Fprintln(stdout, server.Version)
+		return nil
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return usageErr("unknown command %q", args[0])
+}
+
+// envName is the environment variable that sets a flag.
+func envName(flagName string) string {
+	switch flagName {
+	case "database":
+		return "SENTINEL_DATABASE_URL"
+	case "redis":
+		return "SENTINEL_REDIS_URL"
+	}
+	return "SENTINEL_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// parse applies environment variables, then the command line.
+func parse(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	var bad error
+	fs.VisitAll(func(f *flag.Flag) {
+		if v := getenv(envName(f.Name)); v != "" && bad == nil {
+			if err := fs.Set(f.Name, v); err != nil {
+				bad = usageErr("%s=%q: %v", envName(f.Name), v, err)
+			}
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &exitError{2, err}
+	}
+	if fs.NArg() > 0 {
+		return usageErr("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// storeFlags are the flags every command that opens the store takes.
+func storeFlags(fs *flag.FlagSet, cfg *server.Config) {
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "data directory for the embedded store and generated keys")
+	fs.StringVar(&cfg.Database, "database", cfg.Database, "PostgreSQL URL (postgres://...); empty: SQLite in --data")
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("sentineld "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	cfg := server.DefaultConfig()
+	fs := newFlagSet("serve", stderr)
+	storeFlags(fs, &cfg)
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "API listen address")
+	fs.StringVar(&cfg.AgentAddr, "agent-addr", cfg.AgentAddr, "agent listener (mutual TLS) address")
+	fs.StringVar(&cfg.ShareAddr, "share-addr", cfg.ShareAddr, "Evidence Bundle share site listen address")
+	fs.StringVar(&cfg.ShareURL, "share-url", "", "public base URL of the share site (default http://<share-addr>)")
+	fs.StringVar(&cfg.PublicURL, "public-url", "", "public base URL of the API (default http://<addr>)")
+	fs.StringVar(&cfg.Redis, "redis", "", "Redis URL for rate limits shared between replicas (redis://127.0.0.1:6379/0)")
+	fs.BoolVar(&cfg.AllowPrivateTargets, "allow-private-targets", false, "let webhooks reach plain HTTP and private addresses (local use and tests only)")
+	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background jobs run at once")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	demo := fs.Bool("demo", false, "create a demo organization and print an API key with every scope")
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	cfg.MasterKey = getenv("SENTINEL_MASTER_KEY")
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		return usageErr("--log-level: %v", err)
+	}
+	cfg.Logger = slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}))
+	cfg.Logger.Info("configuration", "config", redacted(cfg))
+
+	s, err := server.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if err := s.Start(ctx); err != nil {
+		return err
+	}
+	if *demo {
+		o, key, err := server.EnsureDemo(ctx, s.DB)
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		fmt.Fprintf(stdout, "Sentinel is running.\n  API:          %s\n  organization: %s\n  API key (every scope, shown once):\n%s\n", s.APIURL(), o.Slug, key)
+	}
+	<-ctx.Done()
+	cfg.Logger.Info("shutting down")
+	return nil
+}
+
+// redacted is the config as logged at start-up, without secrets.
+func redacted(c server.Config) map[string]any {
+	db := c.DSN()
+	if i := strings.Index(db, "@"); i > 0 && strings.Contains(db, "://") {
+		db = db[:strings.Index(db, "://")+3] + "***" + db[i:]
+	}
+	return map[string]any{"data": c.DataDir, "database": db, "addr": c.Addr, "agent_addr": c.AgentAddr,
+		"share_addr": c.ShareAddr, "share_url": c.ShareURL, "redis": c.Redis != "", "master_key_from_env": c.MasterKey != "",
+		"allow_private_targets": c.AllowPrivateTargets, "workers": c.Workers}
+}
+
+func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	cfg := server.DefaultConfig()
+	fs := newFlagSet("migrate", stderr)
+	storeFlags(fs, &cfg)
+	if err := parse(fs, args, getenv); err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, cfg.DSN())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ms, _ := store.Migrations(db.Engine)
+	fmt.Fprintf(stdout, "%s store at schema version %d\n", db.Engine, len(ms))
+	return nil
+}
+
+const adminUsage = `usage: sentineld admin <command> [flags]
+
+commands:
+  create-org   --slug acme [--name "Acme Corp"]
+  create-key   --org acme --scopes sca:read,sca:submit [--name ci]   (prints the key alone on the last line)
+  set-meter    --org acme --meter scans|sbom_submissions|recommendations --limit N|unlimited
+  list-orgs
+
+Every admin command also takes --data and --database, and works while the service runs.
+`
+
+func admin(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, adminUsage)
+		return usageErr("no admin command given")
+	}
+	cfg := server.DefaultConfig()
+	fs := newFlagSet("admin "+args[0], stderr)
+	storeFlags(fs, &cfg)
+	open := func() (*store.DB, error) { return store.Open(ctx, cfg.DSN()) }
+	switch args[0] {
+	case "create-org":
+		slug := fs.String("slug", "", "organization slug (lowercase letters, digits, hyphens)")
+		name := fs.String("name", "", "display name")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		if *slug == "" {
+			return usageErr("--slug is required")
+		}
+		db, err := open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		o, err := server.CreateOrg(ctx, db, *slug, *name)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created organization %s (%s)\n", o.Slug, o.ID)
+		return nil
+	case "create-key":
+		org := fs.String("org", "", "organization slug")
+		scopes := fs.String("scopes", "", "comma-separated scopes, or * for every scope; known: "+strings.Join(sentinel.AllScopes, ","))
+		name := fs.String("name", "", "a name to tell the key apart")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		if *org == "" || *scopes == "" {
+			return usageErr("--org and --scopes are required")
+		}
+		sc, err := sentinel.ParseScopes(*scopes)
+		if err != nil {
+			return &exitError{2, errors.New(errorText(err))}
+		}
+		db, err := open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		k, full, err := server.CreateKey(ctx, db, *org, *name, sc)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created API key %s for %s with scopes %s; it is shown once:\n%s\n", k.ID, *org, strings.Join(sc, ","), full)
+		return nil
+	case "set-meter":
+		org := fs.String("org", "", "organization slug")
+		meter := fs.String("meter", "", "meter: "+strings.Join(sentinel.Meters, ", "))
+		limit := fs.String("limit", "", "monthly limit, or unlimited")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		if *org == "" || *meter == "" || *limit == "" {
+			return usageErr("--org, --meter and --limit are required")
+		}
+		var lim *int
+		if *limit != "unlimited" {
+			n, err := strconv.Atoi(*limit)
+			if err != nil || n < 0 {
+				return usageErr("--limit must be a whole number or unlimited")
+			}
+			lim = &n
+		}
+		db, err := open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if err := server.SetMeter(ctx, db, *org, *meter, lim); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "meter %s of %s set to %s per month\n", *meter, *org, *limit)
+		return nil
+	case "list-orgs":
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		db, err := open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		os, err := db.ListOrgs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, o := range os {
+			fmt.Fprintf(stdout, "%s\t%s\t%s\n", o.Slug, o.ID, o.Name)
+		}
+		return nil
+	}
+	fmt.Fprint(stderr, adminUsage)
+	return usageErr("unknown admin command %q", args[0])
+}
