@@ -114,10 +114,10 @@ func (s *Server) handle(rs []Route) {
 }
 
 // Routes returns every registered route.
-func (s *Server) Routes() []Route { return append([]Route(nil), s.routes...) }
+func (s *Server) Routes() []Route { s.init(); return append([]Route(nil), s.routes...) }
 
 // Patterns returns every pattern registered on the mux.
-func (s *Server) Patterns() []string { return append([]string(nil), s.patterns...) }
+func (s *Server) Patterns() []string { s.init(); return append([]string(nil), s.patterns...) }
 
 // InvalidateKey drops a revoked key from this replica's cache at once.
 // Other replicas drop it when their cache entry expires (authCacheTTL).

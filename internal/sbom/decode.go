@@ -1,0 +1,589 @@
+package sbom
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	packageurl "github.com/package-url/packageurl-go"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+)
+
+// ErrUnsupportedSBOM is wrapped by every error Decode returns: the submission
+// is not JSON, not CycloneDX, or a CycloneDX version the service does not
+// read. The API answers it with 400 and the error's Message.
+var ErrUnsupportedSBOM = errors.New("unsupported sbom")
+
+// DecodeError is a rejected submission. Error is a lowercase error string;
+// Message is the same fact as one sentence for an API response.
+type DecodeError struct {
+	msg string
+	err error
+}
+
+// Error implements error.
+func (e *DecodeError) Error() string { return e.msg }
+
+// Message returns the reason as one human sentence, capitalised and ending
+// with a period.
+func (e *DecodeError) Message() string {
+	r, n := utf8.DecodeRuneInString(e.msg)
+	return string(unicode.ToUpper(r)) + e.msg[n:] + "."
+}
+
+// Unwrap returns ErrUnsupportedSBOM and the underlying cause, if any.
+func (e *DecodeError) Unwrap() []error {
+	if e.err == nil {
+		return []error{ErrUnsupportedSBOM}
+	}
+	return []error{ErrUnsupportedSBOM, e.err}
+}
+
+func reject(format string, args ...any) error {
+	return &DecodeError{msg: fmt.Sprintf(format, args...)}
+}
+
+// SupportedSpecVersions returns the CycloneDX versions Decode accepts. 1.0
+// and 1.1 had no JSON encoding; 1.7 is refused until the service has looked
+// at it.
+func SupportedSpecVersions() []string { return []string{"1.2", "1.3", "1.4", "1.5", "1.6"} }
+
+// Document is the part of a submitted SBOM the service keeps.
+type Document struct {
+	SpecVersion  string
+	SerialNumber string
+	Version      int
+	Metadata     DocumentMetadata
+	// Components lists every component, nested ones included (depth first,
+	// parents before children), in document order.
+	Components []DocumentComponent
+	// Dependencies is the document's dependency graph, by bom-ref.
+	Dependencies []Dependency
+}
+
+// DocumentMetadata is the document's metadata: what was described, when, by
+// which tools, and where (the properties Sentinel's agent writes).
+type DocumentMetadata struct {
+	// Timestamp is zero when the document has none.
+	Timestamp        time.Time
+	ComponentName    string
+	ComponentVersion string
+	ComponentType    string
+	// Tools are "name" or "name@version" of the producing tools.
+	Tools []string
+	// Host and Root are the sentinel:host and sentinel:root properties, empty
+	// when another producer wrote the document.
+	Host string
+	Root string
+}
+
+// DocumentComponent is one component of a submitted SBOM.
+type DocumentComponent struct {
+	BOMRef  string
+	Type    string
+	Group   string
+	Name    string
+	Version string
+	Purl    string
+	// NoPurl flags a component without a usable purl: it is kept, but cannot
+	// be matched against advisories.
+	NoPurl bool
+	// Parent is the bom-ref (or, without one, the name) of the enclosing
+	// component for nested components.
+	Parent string
+	// Locations are the sentinel:location properties.
+	Locations []string
+}
+
+// Dependency is one node of the dependency graph.
+type Dependency struct {
+	Ref       string
+	DependsOn []string
+}
+
+// The wire structs hold only what Document keeps; encoding/json skips the
+// rest.
+type wireMetadata struct {
+	Timestamp  string          `json:"timestamp"`
+	Tools      json.RawMessage `json:"tools"`
+	Component  *wireComponent  `json:"component"`
+	Properties []wireProperty  `json:"properties"`
+}
+
+type wireComponent struct {
+	BOMRef     string          `json:"bom-ref"`
+	Type       string          `json:"type"`
+	Group      string          `json:"group"`
+	Name       string          `json:"name"`
+	Version    string          `json:"version"`
+	Purl       string          `json:"purl"`
+	Properties []wireProperty  `json:"properties"`
+	Components []wireComponent `json:"components"`
+}
+
+type wireProperty struct {
+	Name  propName `json:"name"`
+	Value string   `json:"value"`
+}
+
+// propName records which of Sentinel's properties a property is, without
+// allocating a string for every property name of a large document.
+type propName uint8
+
+const (
+	propOther propName = iota
+	propLocation
+	propHost
+	propRoot
+)
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (p *propName) UnmarshalJSON(b []byte) error {
+	if bytes.IndexByte(b, '\\') >= 0 { // escaped: unquote (rare, allocates)
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		b = strconv.AppendQuote(nil, s)
+	}
+	switch string(b) { // no allocation: the compiler compares in place
+	case `"` + PropLocation + `"`:
+		*p = propLocation
+	case `"` + PropHost + `"`:
+		*p = propHost
+	case `"` + PropRoot + `"`:
+		*p = propRoot
+	default:
+		*p = propOther
+	}
+	return nil
+}
+
+type wireDependency struct {
+	Ref       string   `json:"ref"`
+	DependsOn []string `json:"dependsOn"`
+}
+
+type wireTool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// skipValue consumes any JSON value (fields the service does not keep, such
+// as vulnerabilities or externalReferences) without building it.
+type skipValue struct{}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
+
+// Decode reads a submitted SBOM: CycloneDX JSON, spec 1.2 to 1.6. Anything
+// else (not JSON, XML, SPDX, another bomFormat, an unsupported specVersion, a
+// component without a name or type) is an error wrapping ErrUnsupportedSBOM
+// whose Message the API can return as is.
+//
+// Decode streams the top-level object: components and dependencies are
+// decoded one element at a time into small structs that keep only the fields
+// above, and the elements are flattened into the Document as they come, so
+// the working memory beyond the kept strings stays near one component
+// (TestDecodeLargeMemory measures a 50 MB document).
+func Decode(data []byte) (*Document, error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(trimmed) == 0 {
+		return nil, reject("the SBOM is empty")
+	}
+	switch trimmed[0] {
+	case '{':
+	case '<':
+		return nil, reject("the SBOM is XML; only CycloneDX JSON is accepted")
+	default:
+		if bytes.HasPrefix(trimmed, []byte("SPDXVersion:")) {
+			return nil, reject("the SBOM is SPDX tag-value; only CycloneDX JSON is accepted")
+		}
+		return nil, reject("the SBOM is not a JSON object")
+	}
+
+	var (
+		bomFormat, specVersion, spdx string
+		version                      *int
+		meta                         *wireMetadata
+		comps                        = &componentSink{}
+		deps                         []Dependency
+		firstErr                     error // a content error, reported after the format checks
+	)
+	doc := &Document{}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if _, err := dec.Token(); err != nil { // the opening brace
+		return nil, jsonError(err, "")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jsonError(err, "")
+		}
+		key, _ := tok.(string)
+		switch key {
+		case "bomFormat":
+			err = dec.Decode(&bomFormat)
+		case "specVersion":
+			err = dec.Decode(&specVersion)
+		case "serialNumber":
+			err = dec.Decode(&doc.SerialNumber)
+		case "version":
+			err = dec.Decode(&version)
+		case "spdxVersion", "SPDXID":
+			err = dec.Decode(&spdx)
+			if err == nil && spdx == "" {
+				spdx = key
+			}
+		case "metadata":
+			err = dec.Decode(&meta)
+		case "components":
+			// One wireComponent is reused for every element, its properties
+			// array too: encoding/json does not zero reused slice elements,
+			// so they are cleared first.
+			var c wireComponent
+			err = streamArray(dec, func(i int) error {
+				props := c.Properties[:cap(c.Properties)]
+				clear(props)
+				c = wireComponent{Properties: props[:0]}
+				if err := dec.Decode(&c); err != nil {
+					return err
+				}
+				if firstErr == nil {
+					firstErr = comps.add(&c, "", "components["+strconv.Itoa(i)+"]", 0)
+				}
+				return nil
+			})
+		case "dependencies":
+			err = streamArray(dec, func(i int) error {
+				var d wireDependency
+				if err := dec.Decode(&d); err != nil {
+					return err
+				}
+				if d.Ref == "" && firstErr == nil {
+					firstErr = reject("the dependency at dependencies[%d] has no ref", i)
+				}
+				deps = append(deps, Dependency(d))
+				return nil
+			})
+		default:
+			err = dec.Decode(&skipValue{})
+		}
+		if err != nil {
+			return nil, jsonError(err, key)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, jsonError(err, "")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, reject("the SBOM has data after its JSON object")
+	}
+
+	if bomFormat != "CycloneDX" {
+		if spdx != "" {
+			return nil, reject("the SBOM is SPDX; only CycloneDX JSON is accepted")
+		}
+		if bomFormat == "" {
+			return nil, reject("the document has no bomFormat and is not a CycloneDX SBOM")
+		}
+		return nil, reject("the bomFormat %q is not CycloneDX", truncate(bomFormat))
+	}
+	if !slices.Contains(SupportedSpecVersions(), specVersion) {
+		if specVersion == "" {
+			return nil, reject("the CycloneDX SBOM has no specVersion")
+		}
+		return nil, reject("unsupported CycloneDX specVersion %q; send 1.5 (1.2 to 1.6 are read)", truncate(specVersion))
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+
+	doc.SpecVersion = specVersion
+	doc.Version = 1
+	if version != nil {
+		doc.Version = *version
+	}
+	if m := meta; m != nil {
+		if m.Timestamp != "" {
+			ts, err := time.Parse(time.RFC3339Nano, m.Timestamp)
+			if err != nil {
+				return nil, reject("the metadata.timestamp %q is not an RFC 3339 date-time", truncate(m.Timestamp))
+			}
+			doc.Metadata.Timestamp = ts.UTC()
+		}
+		if c := m.Component; c != nil {
+			doc.Metadata.ComponentName = c.Name
+			doc.Metadata.ComponentVersion = c.Version
+			doc.Metadata.ComponentType = c.Type
+		}
+		for _, p := range m.Properties {
+			switch p.Name {
+			case propHost:
+				doc.Metadata.Host = p.Value
+			case propRoot:
+				doc.Metadata.Root = p.Value
+			}
+		}
+		tools, err := decodeTools(m.Tools)
+		if err != nil {
+			return nil, err
+		}
+		doc.Metadata.Tools = tools
+	}
+	doc.Components = comps.slice()
+	doc.Dependencies = deps
+	return doc, nil
+}
+
+// streamArray decodes a JSON array element by element; null is an empty
+// array.
+func streamArray(dec *json.Decoder, each func(i int) error) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return &json.UnmarshalTypeError{Value: fmt.Sprint(tok), Type: reflect.TypeFor[[]any]()}
+	}
+	for i := 0; dec.More(); i++ {
+		if err := each(i); err != nil {
+			return err
+		}
+	}
+	_, err = dec.Token() // the closing bracket
+	return err
+}
+
+func jsonError(err error, key string) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return &DecodeError{msg: "the SBOM is not valid JSON (it ends too early)", err: err}
+	case errors.As(err, &se):
+		return &DecodeError{msg: fmt.Sprintf("the SBOM is not valid JSON (offset %d)", se.Offset), err: err}
+	case errors.As(err, &te):
+		field := key
+		if te.Field != "" {
+			field = key + "." + te.Field
+		}
+		if field == "" {
+			field = "a field"
+		}
+		return &DecodeError{msg: fmt.Sprintf("the SBOM field %s has the wrong JSON type", field), err: err}
+	default:
+		return &DecodeError{msg: "the SBOM could not be read as JSON", err: err}
+	}
+}
+
+// componentSink collects flattened components in fixed-size chunks and
+// copies them once into a slice of the exact length at the end, so that a
+// large document does not pay for repeated slice doubling.
+type componentSink struct {
+	chunks [][]DocumentComponent
+	n      int
+}
+
+const sinkChunk = 4096
+
+func (s *componentSink) push(c DocumentComponent) {
+	if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == cap(s.chunks[len(s.chunks)-1]) {
+		// Chunks grow from 64 to sinkChunk elements, so a small document
+		// pays for little more than its components.
+		size := min(64<<len(s.chunks), sinkChunk)
+		s.chunks = append(s.chunks, make([]DocumentComponent, 0, size))
+	}
+	last := &s.chunks[len(s.chunks)-1]
+	*last = append(*last, c)
+	s.n++
+}
+
+func (s *componentSink) slice() []DocumentComponent {
+	if len(s.chunks) == 1 {
+		return s.chunks[0]
+	}
+	out := make([]DocumentComponent, 0, s.n)
+	for _, c := range s.chunks {
+		out = append(out, c...)
+	}
+	return out
+}
+
+// maxDepth bounds component nesting; real SBOMs nest a few levels.
+const maxDepth = 64
+
+// add flattens c and its nested components.
+func (s *componentSink) add(c *wireComponent, parent, at string, depth int) error {
+	if depth >= maxDepth {
+		return reject("the components are nested more than %d levels deep", maxDepth)
+	}
+	if c.Name == "" {
+		return reject("the component at %s has no name", at)
+	}
+	if c.Type == "" {
+		return reject("the component at %s (%s) has no type", at, truncate(c.Name))
+	}
+	dc := DocumentComponent{
+		BOMRef:  c.BOMRef,
+		Type:    c.Type,
+		Group:   c.Group,
+		Name:    c.Name,
+		Version: c.Version,
+		Purl:    c.Purl,
+		Parent:  parent,
+	}
+	if c.Purl == "" {
+		dc.NoPurl = true
+	} else if _, err := packageurl.FromString(c.Purl); err != nil {
+		dc.NoPurl = true
+	}
+	for _, p := range c.Properties {
+		if p.Name == propLocation {
+			dc.Locations = append(dc.Locations, p.Value)
+		}
+	}
+	s.push(dc)
+	ref := c.BOMRef
+	if ref == "" {
+		ref = c.Name
+	}
+	for i := range c.Components {
+		if err := s.add(&c.Components[i], ref, fmt.Sprintf("%s.components[%d]", at, i), depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeTools(raw json.RawMessage) ([]string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	var tools []wireTool
+	switch raw[0] {
+	case '[': // 1.2-1.4, and the deprecated form in 1.5+
+		if err := json.Unmarshal(raw, &tools); err != nil {
+			return nil, reject("the metadata.tools list is not a list of tools")
+		}
+	case '{': // 1.5+: {components: [...], services: [...]}
+		var choice struct {
+			Components []wireTool `json:"components"`
+			Services   []wireTool `json:"services"`
+		}
+		if err := json.Unmarshal(raw, &choice); err != nil {
+			return nil, reject("the metadata.tools object is not a tools object")
+		}
+		tools = append(choice.Components, choice.Services...)
+	default:
+		return nil, reject("the metadata.tools field is neither a list nor an object")
+	}
+	var out []string
+	for _, t := range tools {
+		if t.Name == "" {
+			continue
+		}
+		if t.Version != "" {
+			out = append(out, t.Name+"@"+t.Version)
+		} else {
+			out = append(out, t.Name)
+		}
+	}
+	return out, nil
+}
+
+func truncate(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}
+
+// purlEcosystems maps purl types to OSV ecosystem names.
+var purlEcosystems = map[string]string{
+	"npm":       "npm",
+	"pypi":      "PyPI",
+	"golang":    "Go",
+	"maven":     "Maven",
+	"cargo":     "crates.io",
+	"gem":       "RubyGems",
+	"composer":  "Packagist",
+	"nuget":     "NuGet",
+	"pub":       "Pub",
+	"hex":       "Hex",
+	"swift":     "SwiftURL",
+	"cran":      "CRAN",
+	"hackage":   "Hackage",
+	"conan":     "ConanCenter",
+	"cocoapods": "CocoaPods",
+}
+
+// EcosystemOfPurl returns the OSV ecosystem of a purl, or "" when the purl
+// does not parse or its type has no OSV ecosystem here.
+func EcosystemOfPurl(purl string) string {
+	p, err := packageurl.FromString(purl)
+	if err != nil {
+		return ""
+	}
+	return purlEcosystems[p.Type]
+}
+
+// SentinelComponents converts the document's components with a purl into
+// domain components (the dependency graph included); components flagged
+// NoPurl are left out, as they cannot be matched.
+func (d *Document) SentinelComponents() []sentinel.Component {
+	deps := make(map[string][]string, len(d.Dependencies))
+	for _, dep := range d.Dependencies {
+		deps[dep.Ref] = append(deps[dep.Ref], dep.DependsOn...)
+	}
+	refToPurl := make(map[string]string, len(d.Components))
+	for _, c := range d.Components {
+		if !c.NoPurl && c.BOMRef != "" {
+			refToPurl[c.BOMRef] = c.Purl
+		}
+	}
+	out := make([]sentinel.Component, 0, len(d.Components))
+	for _, c := range d.Components {
+		if c.NoPurl {
+			continue
+		}
+		eco := EcosystemOfPurl(c.Purl)
+		name := c.Name
+		if c.Group != "" {
+			sep := "/" // npm "@scope/name", Go and others path-like
+			if eco == "Maven" {
+				sep = ":"
+			}
+			name = c.Group + sep + c.Name
+		}
+		sc := sentinel.Component{
+			Purl:      c.Purl,
+			Ecosystem: eco,
+			Name:      name,
+			Version:   c.Version,
+			Type:      c.Type,
+			Locations: c.Locations,
+		}
+		for _, ref := range deps[c.BOMRef] {
+			if p, ok := refToPurl[ref]; ok {
+				sc.DependsOn = append(sc.DependsOn, p)
+			}
+		}
+		out = append(out, sc)
+	}
+	return mergeComponents(out)
+}

@@ -1,0 +1,152 @@
+package sbom_test
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+func componentByPurl(tb testing.TB, cs []sentinel.Component, purl string) sentinel.Component {
+	tb.Helper()
+	for _, c := range cs {
+		if c.Purl == purl {
+			return c
+		}
+	}
+	tb.Fatalf("no component %s", purl)
+	return sentinel.Component{}
+}
+
+// TestGraph checks edges read by hand from the lockfiles. Where a lockfile
+// installs two versions of a package, the edge must go to the one Node (or
+// the package manager) would load, not to the top-level one.
+func TestGraph(t *testing.T) {
+	tests := []struct {
+		name string
+		dir  string
+		from string
+		// want are exact purls, or prefixes ending in "@" when the version is
+		// not the point of the check.
+		want []string
+		// notWant are purls that must not be edges (the wrong version).
+		notWant []string
+	}{
+		{
+			name: "cargo_name_only_dependency",
+			dir:  "cargo-ripgrep",
+			from: "pkg:cargo/aho-corasick@1.1.5",
+			want: []string{"pkg:cargo/memchr@2.8.3"},
+		},
+		{
+			name: "cargo_several",
+			dir:  "cargo-ripgrep",
+			from: "pkg:cargo/grep-cli@0.1.12",
+			want: []string{"pkg:cargo/bstr@", "pkg:cargo/globset@", "pkg:cargo/libc@", "pkg:cargo/log@", "pkg:cargo/termcolor@", "pkg:cargo/winapi-util@"},
+		},
+		{
+			// css-color 3.2.0 needs @csstools/css-calc ^2.1.3 and lru-cache
+			// ^10.4.3; both are installed nested under it, while the
+			// top-level copies are 3.2.0 and 6.0.0.
+			name:    "npm_v3_nested_resolution",
+			dir:     "npm-v3-pkgsite",
+			from:    "pkg:npm/%40asamuzakjp/css-color@3.2.0",
+			want:    []string{"pkg:npm/%40csstools/css-calc@2.1.4", "pkg:npm/lru-cache@10.4.3"},
+			notWant: []string{"pkg:npm/%40csstools/css-calc@3.2.0", "pkg:npm/lru-cache@6.0.0"},
+		},
+		{
+			// v1: @babel/core 7.12.10 requires semver, installed nested as 5.7.1.
+			name: "npm_v1_requires",
+			dir:  "npm-v1-pkgsite-2020",
+			from: "pkg:npm/%40babel/core@7.12.10",
+			want: []string{"pkg:npm/semver@5.7.1", "pkg:npm/lodash@", "pkg:npm/debug@"},
+		},
+		{
+			name: "composer_require_skips_php_and_extensions",
+			dir:  "composer-dependabot-helpers-v2",
+			from: "pkg:composer/composer/class-map-generator@1.7.1",
+			want: []string{"pkg:composer/composer/pcre@", "pkg:composer/symfony/finder@"},
+		},
+		{
+			name: "uv_dependencies",
+			dir:  "uv-fullstack-fastapi-template",
+			from: "pkg:pypi/alembic@1.18.5",
+			want: []string{"pkg:pypi/mako@1.3.12", "pkg:pypi/sqlalchemy@2.0.51", "pkg:pypi/typing-extensions@4.15.0"},
+		},
+		{
+			name: "poetry_dependencies",
+			dir:  "poetry-ossfuzzvulns-infra",
+			from: "pkg:pypi/deprecated@1.2.15",
+			want: []string{"pkg:pypi/wrapt@"},
+		},
+		{
+			name: "nuget_per_framework",
+			dir:  "nuget-bitwarden-api",
+			from: "pkg:nuget/AspNetCore.HealthChecks.SqlServer@8.0.2",
+			want: []string{"pkg:nuget/Microsoft.Data.SqlClient@"},
+		},
+	}
+	results := map[string]*sbom.Result{}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, ok := results[tc.dir]
+			if !ok {
+				res = mustExtract(t, filepath.Join(lockfiles, tc.dir))
+				results[tc.dir] = res
+			}
+			c := componentByPurl(t, res.Components, tc.from)
+			for _, w := range tc.want {
+				found := slices.ContainsFunc(c.DependsOn, func(d string) bool {
+					return d == w || (strings.HasSuffix(w, "@") && strings.HasPrefix(d, w))
+				})
+				if !found {
+					t.Errorf("%s DependsOn = %v, want an edge to %s", tc.from, c.DependsOn, w)
+				}
+			}
+			for _, nw := range tc.notWant {
+				if slices.Contains(c.DependsOn, nw) {
+					t.Errorf("%s DependsOn has %s (wrong version)", tc.from, nw)
+				}
+			}
+			for _, d := range c.DependsOn {
+				componentByPurl(t, res.Components, d) // every edge ends at a component
+			}
+		})
+	}
+}
+
+// TestGraphFormats: files report Graph exactly for the formats documented in
+// GraphFormats, and components from other formats have no edges.
+func TestGraphFormats(t *testing.T) {
+	res := mustExtract(t, lockfiles)
+	formats := sbom.GraphFormats()
+	var got, want []string
+	for _, f := range res.Files {
+		if f.Graph {
+			got = append(got, f.Path)
+		}
+		if slices.Contains(formats, filepath.Base(f.Path)) {
+			want = append(want, f.Path)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("files with a graph (-want +got):\n%s", diff)
+	}
+	for _, c := range res.Components {
+		if len(c.DependsOn) == 0 {
+			continue
+		}
+		ok := false
+		for _, l := range c.Locations {
+			ok = ok || slices.Contains(formats, filepath.Base(l))
+		}
+		if !ok {
+			t.Errorf("%s has edges but comes from %v", c.Purl, c.Locations)
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package sbom
+
+import (
+	"io/fs"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// fakeFile is a filesystem.FileAPI for FileRequired.
+type fakeFile struct{ path string }
+
+func (f fakeFile) Path() string { return f.path }
+func (f fakeFile) Stat() (fs.FileInfo, error) {
+	return fakeInfo{}, nil
+}
+
+type fakeInfo struct{}
+
+func (fakeInfo) Name() string       { return "" }
+func (fakeInfo) Size() int64        { return 1 }
+func (fakeInfo) Mode() fs.FileMode  { return 0o644 }
+func (fakeInfo) ModTime() time.Time { return time.Time{} }
+func (fakeInfo) IsDir() bool        { return false }
+func (fakeInfo) Sys() any           { return nil }
+
+// TestRegistry checks that every registered extractor builds, reports the
+// name it is registered under, is listed once, and claims the files it is
+// registered for (and nothing else claims them). TestExtractWholeTree checks
+// that each also reads a real file from testdata.
+func TestRegistry(t *testing.T) {
+	claims := map[string][]string{
+		"javascript/packagelockjson": {"package-lock.json", "a/npm-shrinkwrap.json"},
+		"javascript/yarnlock":        {"yarn.lock"},
+		"javascript/pnpmlock":        {"pnpm-lock.yaml"},
+		"javascript/bunlock":         {"bun.lock"},
+		"python/requirements":        {"requirements.txt", "requirements-dev.txt"},
+		"python/poetrylock":          {"poetry.lock"},
+		"python/pipfilelock":         {"Pipfile.lock"},
+		"python/uvlock":              {"uv.lock"},
+		"go/gomod":                   {"go.mod"},
+		"java/pomxml":                {"pom.xml"},
+		"java/gradlelockfile":        {"gradle.lockfile", "buildscript-gradle.lockfile", "settings-gradle.lockfile"},
+		"rust/cargolock":             {"Cargo.lock"},
+		"ruby/gemfilelock":           {"Gemfile.lock"},
+		"php/composerlock":           {"composer.lock"},
+		"dotnet/packageslockjson":    {"packages.lock.json"},
+		"dart/pubspec":               {"pubspec.lock"},
+		"elixir/mixlock":             {"mix.lock"},
+	}
+	names := ExtractorNames()
+	if diff := cmp.Diff(slices.Sorted(mapKeys(claims)), slices.Sorted(slices.Values(names))); diff != "" {
+		t.Errorf("registered extractors mismatch (-want +got):\n%s", diff)
+	}
+	if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
+		t.Errorf("duplicate registry entries: %v", names)
+	}
+	exs, err := newExtractors()
+	if err != nil {
+		t.Fatalf("newExtractors: %v", err)
+	}
+	for _, ex := range exs {
+		for _, p := range claims[ex.Name()] {
+			if !ex.FileRequired(fakeFile{p}) {
+				t.Errorf("%s does not claim %s", ex.Name(), p)
+			}
+		}
+		for other, files := range claims {
+			if other == ex.Name() {
+				continue
+			}
+			for _, p := range files {
+				if ex.FileRequired(fakeFile{p}) {
+					t.Errorf("%s also claims %s (registered for %s)", ex.Name(), p, other)
+				}
+			}
+		}
+		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json"} {
+			if ex.FileRequired(fakeFile{p}) {
+				t.Errorf("%s claims %s", ex.Name(), p)
+			}
+		}
+	}
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,1 @@
+-- Reserved; filled by the capability that owns it.
