@@ -32,7 +32,7 @@ func checkWrites(t *testing.T, servers []*server.Server, key, other string) {
 		if w.Code != http.StatusCreated {
 			t.Fatalf("write %d: %d %s", i, w.Code, w.Body)
 		}
-		if got := w.Header()["X-RateLimit-Remaining"]; len(got) != 1 || got[0] != itoa(60-i) {
+		if got := header(w.Header(), "X-RateLimit-Remaining"); len(got) != 1 || got[0] != itoa(60-i) {
 			t.Fatalf("write %d: X-RateLimit-Remaining %v", i, got)
 		}
 	}
@@ -43,12 +43,12 @@ func checkWrites(t *testing.T, servers []*server.Server, key, other string) {
 	var body httpapi.ErrorBody
 	_ = json.Unmarshal(w.Body.Bytes(), &body)
 	h := w.Header()
-	if body.Error != "rate_limited" || h.Get("Retry-After") != "30" || h["X-RateLimit-Limit"][0] != "60" ||
-		h["X-RateLimit-Remaining"][0] != "0" || h["X-RateLimit-Reset"] == nil || body.RequestID == "" {
+	if body.Error != "rate_limited" || h.Get("Retry-After") != "30" || header(h, "X-RateLimit-Limit")[0] != "60" ||
+		header(h, "X-RateLimit-Remaining")[0] != "0" || header(h, "X-RateLimit-Reset") == nil || body.RequestID == "" {
 		t.Errorf("61st write: headers %v body %+v", h, body)
 	}
 	// Reads are a class of their own, and another key is unaffected.
-	if w := do(servers[0], "GET", "/v1/api-keys", key, ""); w.Code != 200 || w.Header()["X-RateLimit-Limit"][0] != "600" {
+	if w := do(servers[0], "GET", "/v1/api-keys", key, ""); w.Code != 200 || header(w.Header(), "X-RateLimit-Limit")[0] != "600" {
 		t.Errorf("read after writes exhausted: %d %v", w.Code, w.Header())
 	}
 	if w := do(servers[0], "POST", "/v1/api-keys", other, `{"scopes":["sca:read"]}`); w.Code != http.StatusCreated {
@@ -147,4 +147,16 @@ func TestErrors(t *testing.T) {
 	if !strings.Contains(w.Body.String(), id) {
 		t.Errorf("audit log lacks the revocation: %s", w.Body)
 	}
+}
+
+// header returns the values of a header stored under exactly this spelling:
+// the API sends X-RateLimit-* as the specification spells them, not in Go's
+// canonical case.
+func header(h http.Header, name string) []string {
+	for k, v := range h {
+		if k == name {
+			return v
+		}
+	}
+	return nil
 }
