@@ -121,7 +121,7 @@ func TestEveryRoute(t *testing.T) {
 			if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), `"required_scope":"`+rt.Scope+`"`) {
 				t.Errorf("key without %s: %d %s", rt.Scope, w.Code, w.Body)
 			}
-			if w.Header()["X-RateLimit-Limit"] == nil && rt.Class != httpapi.ClassScan {
+			if header(w.Header(), "X-RateLimit-Limit") == nil && rt.Class != httpapi.ClassScan {
 				t.Errorf("no X-RateLimit-Limit header")
 			}
 			if !param.MatchString(rt.Path) {

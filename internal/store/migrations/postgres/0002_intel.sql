@@ -6,7 +6,7 @@
 CREATE TABLE intel_advisories (
     id        TEXT PRIMARY KEY,
     modified  BIGINT NOT NULL,
-    withdrawn BIGINT NOT NULL DEFAULT 0,
+    withdrawn BOOLEAN NOT NULL DEFAULT FALSE,
     ecosystems TEXT NOT NULL DEFAULT '',
     raw       BYTEA NOT NULL
 );
@@ -14,7 +14,7 @@ CREATE TABLE intel_advisories (
 CREATE TABLE intel_kev (
     cve        TEXT PRIMARY KEY,
     date_added TEXT NOT NULL,
-    ransomware BIGINT NOT NULL DEFAULT 0,
+    ransomware BOOLEAN NOT NULL DEFAULT FALSE,
     raw        BYTEA NOT NULL
 );
 
