@@ -1,0 +1,334 @@
+package intel_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/intel"
+)
+
+// verdict is the part of an AdvisoryMatch these tests pin down. Score -1
+// means "not compared" (CVSS v4.0 vectors whose score we did not work out by
+// hand; CVSSBaseScore is tested on known vectors separately).
+type verdict struct {
+	Severity string
+	Score    float64
+	Fixed    []string
+	Nearest  string
+	KEV      bool
+	KEVDate  string
+	Ransom   bool
+}
+
+func verdictOf(m sentinel.AdvisoryMatch, ignoreScore bool) verdict {
+	v := verdict{
+		Severity: m.Severity,
+		Score:    m.CVSSScore,
+		Fixed:    m.FixedVersions,
+		Nearest:  m.NearestFix,
+		KEV:      m.KEV,
+		KEVDate:  m.KEVDateAdded,
+		Ransom:   m.KEVRansomware,
+	}
+	if ignoreScore {
+		v.Score = -1
+	}
+	return v
+}
+
+// TestMatch checks verdicts on real records (testdata/osv) and the one
+// synthetic record (testdata/synthetic). Every expectation was worked out
+// by reading the record named in the case, not from this code's output.
+// want == nil means the advisory must not be among the matches.
+func TestMatch(t *testing.T) {
+	idx := mustFixtures(t).index
+	tests := []struct {
+		name string
+		purl string
+		id   string
+		want *verdict
+	}{
+		// GHSA-c9hw-wf7x-jp9j: three affected entries for tomcat-embed-core
+		// (7.0.0-7.0.100, 8.0.0-8.5.51, 9.0.0-9.0.31); CVE-2020-1938 is in
+		// KEV (added 2022-03-03, ransomware Unknown); CVSS 3.1 9.8.
+		{"several_affected_9x", "pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@9.0.30", "GHSA-c9hw-wf7x-jp9j",
+			&verdict{"critical", 9.8, []string{"7.0.100", "8.5.51", "9.0.31"}, "9.0.31", true, "2022-03-03", false}},
+		{"several_affected_8x_nearest", "pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@8.5.50", "GHSA-c9hw-wf7x-jp9j",
+			&verdict{"critical", 9.8, []string{"7.0.100", "8.5.51", "9.0.31"}, "8.5.51", true, "2022-03-03", false}},
+		{"several_affected_fixed", "pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@9.0.31", "GHSA-c9hw-wf7x-jp9j", nil},
+		{"several_affected_below_all", "pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@6.0.53", "GHSA-c9hw-wf7x-jp9j", nil},
+
+		// GHSA-3pxv-7cmr-fjr4 (log4j-core): [2.0-alpha1, 2.25.4) and
+		// [3.0.0-alpha1, last_affected 3.0.0-beta3]; CVSS v4 only; GHSA
+		// label MODERATE.
+		{"last_affected_inclusive", "pkg:maven/org.apache.logging.log4j/log4j-core@3.0.0-beta3", "GHSA-3pxv-7cmr-fjr4",
+			&verdict{"medium", -1, []string{"2.25.4"}, "", false, "", false}},
+		{"last_affected_prerelease_inside", "pkg:maven/org.apache.logging.log4j/log4j-core@3.0.0-beta2", "GHSA-3pxv-7cmr-fjr4",
+			&verdict{"medium", -1, []string{"2.25.4"}, "", false, "", false}},
+		{"last_affected_release_after", "pkg:maven/org.apache.logging.log4j/log4j-core@3.0.0", "GHSA-3pxv-7cmr-fjr4", nil},
+		{"maven_qualifier_beta_in_range", "pkg:maven/org.apache.logging.log4j/log4j-core@2.0-beta9", "GHSA-3pxv-7cmr-fjr4",
+			&verdict{"medium", -1, []string{"2.25.4"}, "2.25.4", false, "", false}},
+		{"maven_fixed_exact", "pkg:maven/org.apache.logging.log4j/log4j-core@2.25.4", "GHSA-3pxv-7cmr-fjr4", nil},
+
+		// GHSA-2qrg-x229-3v8q (log4j:log4j): [1.2, last_affected 1.2.17],
+		// no fix; CVSS 3.1 9.8.
+		{"last_affected_no_fix", "pkg:maven/log4j/log4j@1.2.17", "GHSA-2qrg-x229-3v8q",
+			&verdict{"critical", 9.8, []string{}, "", false, "", false}},
+		{"last_affected_before_introduced", "pkg:maven/log4j/log4j@1.1.3", "GHSA-2qrg-x229-3v8q", nil},
+
+		// GHSA-3vx3-xf6q-r5xp (tomcat-catalina): milestones 9.0.0.M1 to
+		// 9.0.0.M18, and 7.0.76 / 8.0.42 / 8.5.13; CVSS 3.0 9.1.
+		{"maven_milestone_in_range", "pkg:maven/org.apache.tomcat/tomcat-catalina@9.0.0.M10", "GHSA-3vx3-xf6q-r5xp",
+			&verdict{"critical", 9.1, []string{"7.0.76", "8.0.42", "8.5.13", "9.0.0.M18"}, "9.0.0.M18", false, "", false}},
+		{"maven_release_after_milestones", "pkg:maven/org.apache.tomcat/tomcat-catalina@9.0.0", "GHSA-3vx3-xf6q-r5xp", nil},
+		{"maven_line_8_5", "pkg:maven/org.apache.tomcat/tomcat-catalina@8.5.12", "GHSA-3vx3-xf6q-r5xp",
+			&verdict{"critical", 9.1, []string{"7.0.76", "8.0.42", "8.5.13", "9.0.0.M18"}, "8.5.13", false, "", false}},
+
+		// DRUPAL-CORE-2018-002: three ECOSYSTEM ranges on 8.x; the 7.x line
+		// appears only in database_specific.affected_versions, which OSV
+		// matching does not read. CVE-2018-7600 in KEV 2021-11-03, ransomware
+		// Known. No severity data at all.
+		{"kev_drupal", "pkg:composer/drupal/core@8.5.0", "DRUPAL-CORE-2018-002",
+			&verdict{"unknown", 0, []string{"8.3.9", "8.4.6", "8.5.1"}, "8.5.1", true, "2021-11-03", true}},
+		{"kev_drupal_fixed", "pkg:composer/drupal/core@8.5.1", "DRUPAL-CORE-2018-002", nil},
+		{"database_specific_range_not_matched", "pkg:composer/drupal/core@7.57", "DRUPAL-CORE-2018-002", nil},
+
+		// GHSA-qppj-fm5r-hxr3 (HTTP/2 rapid reset): CVE-2023-44487 in KEV
+		// 2023-10-10; many ecosystems in one record.
+		{"kev_via_alias_go", "pkg:golang/golang.org/x/net@v0.16.0", "GHSA-qppj-fm5r-hxr3",
+			&verdict{"medium", -1, []string{"0.17.0"}, "0.17.0", true, "2023-10-10", false}},
+		{"kev_via_alias_swift", "pkg:swift/github.com/apple/swift-nio-http2@1.27.0", "GHSA-qppj-fm5r-hxr3",
+			&verdict{"medium", -1, []string{"1.28.0"}, "1.28.0", true, "2023-10-10", false}},
+		{"go_fixed", "pkg:golang/golang.org/x/net@v0.17.0", "GHSA-qppj-fm5r-hxr3", nil},
+
+		// DLA-3008-1: openssl in Debian:9, fixed 1.1.0l-1~deb9u6.
+		{"debian_affected", "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?distro=debian-9", "DLA-3008-1",
+			&verdict{"unknown", 0, []string{"1.1.0l-1~deb9u6"}, "1.1.0l-1~deb9u6", false, "", false}},
+		{"debian_fixed", "pkg:deb/debian/openssl@1.1.0l-1~deb9u6?distro=debian-9", "DLA-3008-1", nil},
+		{"debian_epoch_wins", "pkg:deb/debian/openssl@1:1.0.0-1?distro=debian-9", "DLA-3008-1", nil},
+		{"debian_tilde_sorts_first", "pkg:deb/debian/openssl@1.1.0l-1?distro=stretch", "DLA-3008-1", nil},
+		{"debian_other_release", "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?distro=debian-11", "DLA-3008-1", nil},
+
+		// ALPINE-CVE-2025-26519: musl, one entry per Alpine release; v3.18
+		// fixed 1.2.4-r3; CVSS 3.1 AV:L/AC:H/PR:L/UI:N/S:U/C:H/I:H/A:H = 7.0.
+		{"alpine_release", "pkg:apk/alpine/musl@1.2.4-r2?distro=alpine-3.18.4", "ALPINE-CVE-2025-26519",
+			&verdict{"high", 7.0, []string{"1.2.4-r3"}, "1.2.4-r3", false, "", false}},
+		{"alpine_fixed", "pkg:apk/alpine/musl@1.2.4-r3?distro=alpine-3.18.4", "ALPINE-CVE-2025-26519", nil},
+
+		// PYSEC-2014-39 (plone): [0, 4.2.3) and [4.3a0, 4.3b1).
+		{"pypi_prerelease_in_range", "pkg:pypi/plone@4.3a5", "PYSEC-2014-39",
+			&verdict{"unknown", 0, []string{"4.2.3", "4.3b1"}, "4.3b1", false, "", false}},
+		{"pypi_final_after_beta_fix", "pkg:pypi/plone@4.3", "PYSEC-2014-39", nil},
+		{"pypi_first_range", "pkg:pypi/Plone@4.2.2", "PYSEC-2014-39",
+			&verdict{"unknown", 0, []string{"4.2.3", "4.3b1"}, "4.2.3", false, "", false}},
+
+		// PYSEC-2017-104 (slixmpp): [0, 1.2.4) plus a versions list with
+		// post releases; PEP 440 puts 1.2.4.post1 after 1.2.4.
+		{"pypi_post_release_affected", "pkg:pypi/slixmpp@1.0.post3", "PYSEC-2017-104",
+			&verdict{"unknown", 0, []string{"1.2.4"}, "1.2.4", false, "", false}},
+		{"pypi_post_release_after_fix", "pkg:pypi/slixmpp@1.2.4.post1", "PYSEC-2017-104", nil},
+
+		// PYSEC-2020-147 (tuf): [0, 0.12.2); a dev release sorts before its
+		// final release.
+		{"pypi_dev_before_fix", "pkg:pypi/tuf@0.12.2.dev1", "PYSEC-2020-147",
+			&verdict{"unknown", 0, []string{"0.12.2"}, "0.12.2", false, "", false}},
+		{"pypi_fix", "pkg:pypi/tuf@0.12.2", "PYSEC-2020-147", nil},
+
+		// GO-2022-0244: pseudo-versions in SEMVER events.
+		{"go_pseudo_introduced", "pkg:golang/github.com/satori/go.uuid@v1.2.1-0.20180103161547-0ef6afb2f6cd", "GO-2022-0244",
+			&verdict{"unknown", 0, []string{"1.2.1-0.20180404165556-75cca531ea76"}, "1.2.1-0.20180404165556-75cca531ea76", false, "", false}},
+		{"go_before_pseudo", "pkg:golang/github.com/satori/go.uuid@v1.2.0", "GO-2022-0244", nil},
+		{"go_pseudo_fixed", "pkg:golang/github.com/satori/go.uuid@v1.2.1-0.20180404165556-75cca531ea76", "GO-2022-0244", nil},
+
+		// GO-2022-0617 is withdrawn (introduced 0, no fix): never matches.
+		{"withdrawn", "pkg:golang/k8s.io/kubernetes@v1.20.0", "GO-2022-0617", nil},
+		// RUSTSEC-2019-0031 (spin) is withdrawn.
+		{"withdrawn_crate", "pkg:cargo/spin@0.4.0", "RUSTSEC-2019-0031", nil},
+
+		// RUSTSEC-2017-0002 (hyper): [0.0.0-0, 0.9.18) and [0.10.0, 0.10.2);
+		// CVSS 3.0 C:N/I:L/A:N = 5.3.
+		{"crate_second_range", "pkg:cargo/hyper@0.10.1", "RUSTSEC-2017-0002",
+			&verdict{"medium", 5.3, []string{"0.9.18", "0.10.2"}, "0.10.2", false, "", false}},
+		{"crate_between_ranges", "pkg:cargo/hyper@0.9.18", "RUSTSEC-2017-0002", nil},
+
+		// BIT-joomla-2020-35616: SEMVER [1.7.0, last_affected 3.9.22];
+		// per-affected CVSS 3.1 I:H only = 7.5.
+		{"bitnami_last_affected", "pkg:bitnami/joomla@3.9.22", "BIT-joomla-2020-35616",
+			&verdict{"high", 7.5, []string{}, "", false, "", false}},
+		{"bitnami_after_last_affected", "pkg:bitnami/joomla@3.9.23", "BIT-joomla-2020-35616", nil},
+
+		// GHSA-whgm-jr23-g3j9 (ansi-html): [0, 0.0.8); CVSS 3.1 A:H = 7.5.
+		{"npm", "pkg:npm/ansi-html@0.0.7", "GHSA-whgm-jr23-g3j9",
+			&verdict{"high", 7.5, []string{"0.0.8"}, "0.0.8", false, "", false}},
+		// MAL-2025-191025: versions list only ["0.0.7"].
+		{"versions_list_only", "pkg:npm/02-echo@0.0.7", "MAL-2025-191025",
+			&verdict{"unknown", 0, []string{}, "", false, "", false}},
+		{"versions_list_other", "pkg:npm/02-echo@0.0.8", "MAL-2025-191025", nil},
+
+		// SYN-LIMIT-1 is synthetic (no real record has a limit event):
+		// [1.0.0, 1.5.0) limited to versions below 1.3.0.
+		{"limit_below", "pkg:npm/sentinel-synthetic-limit@1.2.0", "SYN-LIMIT-1",
+			&verdict{"unknown", 0, []string{"1.5.0"}, "1.5.0", false, "", false}},
+		{"limit_at", "pkg:npm/sentinel-synthetic-limit@1.3.0", "SYN-LIMIT-1", nil},
+		{"limit_above", "pkg:npm/sentinel-synthetic-limit@1.4.0", "SYN-LIMIT-1", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms, err := idx.Match(tt.purl)
+			if err != nil {
+				t.Fatalf("Match(%q): %v", tt.purl, err)
+			}
+			i := slices.IndexFunc(ms, func(m sentinel.AdvisoryMatch) bool { return m.ID == tt.id })
+			if tt.want == nil {
+				if i >= 0 {
+					t.Fatalf("Match(%q) includes %s, want it absent: %+v", tt.purl, tt.id, ms[i])
+				}
+				// Absent must mean "decided: not affected", not "could not
+				// compare".
+				if r := idx.MatchBatch([]string{tt.purl})[0]; slices.Contains(r.Undecided, tt.id) {
+					t.Fatalf("Match(%q): %s undecided, want decided not affected", tt.purl, tt.id)
+				}
+				return
+			}
+			if i < 0 {
+				t.Fatalf("Match(%q) lacks %s; got %v", tt.purl, tt.id, ids(ms))
+			}
+			got := verdictOf(ms[i], tt.want.Score == -1)
+			if diff := cmp.Diff(*tt.want, got); diff != "" {
+				t.Errorf("Match(%q) %s mismatch (-want +got):\n%s", tt.purl, tt.id, diff)
+			}
+		})
+	}
+}
+
+func ids(ms []sentinel.AdvisoryMatch) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return out
+}
+
+// TestMatchPackage covers ecosystems reached without a purl: Go's stdlib
+// and OSS-Fuzz records, whose GIT ranges cannot be decided from a version.
+func TestMatchPackage(t *testing.T) {
+	idx := mustFixtures(t).index
+	tests := []struct {
+		name          string
+		eco, pkg, ver string
+		wantIDs       []string // subset that must match
+		wantUndecided []string // subset that must be undecided
+		wantAbsent    string
+	}{
+		// GO-2021-0160: stdlib [1.5.0-0, 1.5.3).
+		{name: "go_stdlib", eco: "Go", pkg: "stdlib", ver: "1.5.2", wantIDs: []string{"GO-2021-0160"}},
+		{name: "go_stdlib_before", eco: "Go", pkg: "stdlib", ver: "1.4.3", wantAbsent: "GO-2021-0160"},
+		// OSV-2017-109 (unrar): GIT range only, versions list ["5.6.1.2",
+		// "5.6.1.3"]: a listed version matches; another is undecided.
+		{name: "git_range_versions_list", eco: "OSS-Fuzz", pkg: "unrar", ver: "5.6.1.2", wantIDs: []string{"OSV-2017-109"}},
+		{name: "git_range_undecided", eco: "OSS-Fuzz", pkg: "unrar", ver: "5.7.0", wantUndecided: []string{"OSV-2017-109"}, wantAbsent: "OSV-2017-109"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := idx.MatchPackage(tt.eco, tt.pkg, tt.ver)
+			got := ids(r.Matches)
+			for _, id := range tt.wantIDs {
+				if !slices.Contains(got, id) {
+					t.Errorf("MatchPackage(%q, %q, %q) lacks %s; got %v", tt.eco, tt.pkg, tt.ver, id, got)
+				}
+			}
+			for _, id := range tt.wantUndecided {
+				if !slices.Contains(r.Undecided, id) {
+					t.Errorf("MatchPackage(%q, %q, %q) undecided lacks %s; got %v", tt.eco, tt.pkg, tt.ver, id, r.Undecided)
+				}
+			}
+			if tt.wantAbsent != "" && slices.Contains(got, tt.wantAbsent) {
+				t.Errorf("MatchPackage(%q, %q, %q) includes %s", tt.eco, tt.pkg, tt.ver, tt.wantAbsent)
+			}
+		})
+	}
+}
+
+// TestKEVRecords checks every record of the fixtures that osv/index.csv
+// marks in_kev is flagged, and no other.
+func TestKEVRecords(t *testing.T) {
+	f := mustFixtures(t)
+	wantKEV := map[string]bool{
+		"GHSA-c9hw-wf7x-jp9j": true, "GHSA-p836-389h-j692": true, "GHSA-pjfr-qf3p-3q25": true,
+		"DRUPAL-CORE-2018-002": true, "DRUPAL-CORE-2018-004": true, "DRUPAL-CORE-2019-003": true,
+		"DRUPAL-CORE-2020-012": true, "DRUPAL-CORE-2020-013": true, "GHSA-qppj-fm5r-hxr3": true,
+	}
+	if got := f.index.Stats().KEVLinked; got != len(wantKEV) {
+		t.Errorf("Stats().KEVLinked = %d, want %d", got, len(wantKEV))
+	}
+	// Match every record's packages at the first introduced version of each
+	// range (a version the range covers) and check the flag.
+	for _, a := range f.advisories {
+		for _, aff := range a.Affected {
+			for _, r := range aff.Ranges {
+				if r.Type == "GIT" || len(r.Events) == 0 || r.Events[0].Introduced == "" || r.Events[0].Introduced == "0" {
+					continue
+				}
+				res := f.index.MatchPackage(aff.Package.Ecosystem, aff.Package.Name, r.Events[0].Introduced)
+				for _, m := range res.Matches {
+					if m.ID == a.ID && m.KEV != wantKEV[a.ID] {
+						t.Errorf("%s via %s@%s: KEV = %v, want %v", a.ID, aff.Package.Name, r.Events[0].Introduced, m.KEV, wantKEV[a.ID])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMatchErrors(t *testing.T) {
+	idx := mustFixtures(t).index
+	if _, err := idx.Match("not a purl"); err == nil {
+		t.Error(`Match("not a purl") error = nil, want error`)
+	}
+	for _, p := range []string{"pkg:generic/openssl@1.1.1", "pkg:npm/ansi-html", "pkg:github/jquery/jquery@1.0"} {
+		ms, err := idx.Match(p)
+		if err != nil || len(ms) != 0 {
+			t.Errorf("Match(%q) = %v, %v; want no matches, nil", p, ms, err)
+		}
+	}
+	res := idx.MatchBatch([]string{"pkg:npm/ansi-html@0.0.7", "::", "pkg:npm/jquery@1.12.4"})
+	if len(res) != 3 || res[1].Err == nil || res[0].Err != nil || len(res[0].Matches) == 0 {
+		t.Errorf("MatchBatch = %+v", res)
+	}
+	// jquery has no advisory in the fixtures but has EOL data: cycle 1 is
+	// marked eol: true.
+	if diff := cmp.Diff(&sentinel.EOLStatus{Product: "jquery", ReleaseCycle: "1", EOL: true, Latest: "1.12.4"}, res[2].EOL); diff != "" {
+		t.Errorf("MatchBatch jquery EOL mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestMatchConcurrent runs matches from several goroutines; run with -race
+// it checks the index is read-only after NewIndex (query versions parse
+// lazily, but only their own state).
+func TestMatchConcurrent(t *testing.T) {
+	idx := mustFixtures(t).index
+	purls := []string{
+		"pkg:maven/org.apache.logging.log4j/log4j-core@2.0-beta9",
+		"pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@9.0.30",
+		"pkg:pypi/plone@4.3a5",
+		"pkg:deb/debian/openssl@1.1.0l-1~deb9u5?distro=debian-9",
+		"pkg:apk/alpine/musl@1.2.4-r2",
+		"pkg:golang/golang.org/x/net@v0.16.0",
+	}
+	want := idx.MatchBatch(purls)
+	done := make(chan []intel.Result, 8)
+	for range 8 {
+		go func() { done <- idx.MatchBatch(purls) }()
+	}
+	for range 8 {
+		if diff := cmp.Diff(want, <-done); diff != "" {
+			t.Errorf("concurrent MatchBatch mismatch (-want +got):\n%s", diff)
+		}
+	}
+	if diff := cmp.Diff(want, idx.MatchBatch(purls)); diff != "" {
+		t.Errorf("MatchBatch after concurrent use mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -1,0 +1,241 @@
+package intel
+
+import (
+	"strings"
+
+	"github.com/google/osv-scalibr/semantic"
+)
+
+// version is a parsed version in one ecosystem. Parsing with the semantic
+// package costs one to three microseconds and hundreds of bytes (big.Int
+// components), too much for the match path and for 10^6 precomputed range
+// events. Most versions are plain dotted numbers ("1.2.3"), and for those
+// every ecosystem in fastEcosystems orders them the same way: component by
+// component, missing components counting as zero. Such versions are held as
+// up to four uint32s (fast); everything else goes through semantic (sem).
+// TestFastPathAgreesWithSemantic checks the two agree.
+//
+// A version with a qualifier ("2.0-beta9", "9.0.0.M1", "4.3a5") keeps its
+// leading numbers in fast too, with prefix set: when two versions' numeric
+// parts differ (zero padded), every ecosystem here orders them by those
+// numbers, whatever follows; only on a tie does semantic decide.
+// TestPrefixAgreesWithSemantic checks that claim per ecosystem, and
+// FuzzRangeEval holds the whole evaluator to a semantic-only reference.
+// (PyPI is the exception that fuzzing found: a string that is not PEP 440
+// is a "legacy" version sorted before all others, so there the prefix is
+// used only with a canonical PEP 440 suffix; see pep440Suffix.)
+type version struct {
+	fast   [4]uint32
+	nfast  uint8            // 0 when fast is not used
+	prefix bool             // fast is only the numeric prefix; sem decides ties
+	sem    semantic.Version // set when the version is not plain numeric and parsed
+}
+
+// fastEcosystems are the ecosystems whose order of plain dotted numeric
+// versions is numeric with zero padding (at most three components in the
+// semver-like ones, where a fourth is build metadata to semantic; four in
+// the others). Not Debian, Ubuntu or Alpine ("1.0" < "1.0.0" there), not
+// Packagist.
+var fastEcosystems = map[string]bool{
+	"npm": true, "Go": true, "crates.io": true, "Hex": true, "Pub": true,
+	"SwiftURL": true, "Bitnami": true, "PyPI": true, "Maven": true,
+	"NuGet": true, "RubyGems": true,
+}
+
+// parseFast parses "1", "1.2", "1.2.3" (and "1.2.3.4" outside the semver
+// ecosystems), with a leading "v" in the semver ones, without allocating.
+// Components must have no leading zeros and fit in 32 bits. When the
+// numbers are followed by a qualifier it returns them with prefix set
+// (ok stays false for the whole version): "2.0-beta9" -> [2 0], prefix.
+func parseFast(s string, semverish bool) (v version, rest string, ok bool) {
+	maxN := 4
+	if semverish {
+		maxN = 3
+		if len(s) > 0 && s[0] == 'v' {
+			s = s[1:]
+		}
+	}
+	n := 0
+	var cur uint64
+	digits := 0
+	i := 0
+	for ; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if digits == 0 {
+				return version{}, "", false
+			}
+			if n == maxN {
+				return version{}, "", false
+			}
+			v.fast[n] = uint32(cur)
+			n++
+			cur, digits = 0, 0
+			if i < len(s) && (i+1 == len(s) || s[i+1] < '0' || s[i+1] > '9') {
+				break // "1.0.post1": the numbers end before ".post1"
+			}
+			continue
+		}
+		c := s[i]
+		if c < '0' || c > '9' {
+			if digits == 0 {
+				return version{}, "", false
+			}
+			if n == maxN {
+				return version{}, "", false
+			}
+			v.fast[n] = uint32(cur)
+			n++
+			break
+		}
+		if digits == 1 && cur == 0 { // leading zero
+			return version{}, "", false
+		}
+		cur = cur*10 + uint64(c-'0')
+		digits++
+		if cur > 1<<32-1 {
+			return version{}, "", false
+		}
+	}
+	v.nfast = uint8(n)
+	if i >= len(s) {
+		return v, "", true
+	}
+	// A qualifier follows at s[i]. Accept only one that starts like a
+	// qualifier ("-beta", "+build", "rc1", ".Final"); after anything else
+	// ("..1", a PEP 440 epoch "1!2.0", an epoch "1:2") the numbers may not
+	// be the release at all. The semver-like ones only have "-" and "+".
+	rest = s[i:]
+	letter := func(c byte) bool { return ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') }
+	switch c := rest[0]; {
+	case c == '-' || c == '+':
+	case semverish:
+		return version{}, "", false
+	case c == '_' || letter(c):
+	case c == '.' && len(rest) > 1 && letter(rest[1]):
+	default:
+		return version{}, "", false
+	}
+	v.prefix = true
+	return v, rest, false
+}
+
+// pep440Suffix reports whether rest, what follows the release numbers of a
+// PyPI version, is a canonical PEP 440 pre, post and/or dev part ("rc1",
+// ".post2", "a1.dev3"). Anything else may make the whole string a legacy,
+// non-PEP 440 version, which PyPI sorts before every valid one, so its
+// numbers decide nothing.
+func pep440Suffix(rest string) bool {
+	num := func(s string) (string, bool) { // one or more digits
+		i := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return s[i:], i > 0
+	}
+	ok := true
+	for _, pre := range []string{"rc", "a", "b"} {
+		if r, found := strings.CutPrefix(rest, pre); found {
+			if rest, ok = num(r); !ok {
+				return false
+			}
+			break
+		}
+	}
+	if r, found := strings.CutPrefix(rest, ".post"); found {
+		if rest, ok = num(r); !ok {
+			return false
+		}
+	}
+	if r, found := strings.CutPrefix(rest, ".dev"); found {
+		if rest, ok = num(r); !ok {
+			return false
+		}
+	}
+	return rest == ""
+}
+
+// semverLike are the ecosystems where a leading "v" is part of the version
+// syntax rather than a different version.
+var semverLike = map[string]bool{
+	"npm": true, "Go": true, "crates.io": true, "Hex": true, "Pub": true,
+	"SwiftURL": true, "Bitnami": true,
+}
+
+// qversion is a version being compared against precomputed ones: the
+// installed version during a match, or an event version while sorting. It
+// parses itself with semantic lazily, once, when it meets a version that
+// only semantic can order.
+type qversion struct {
+	version
+	s        string
+	eco      string
+	semTried bool
+	bad      bool // neither path could parse it
+}
+
+func newQVersion(eco, s string) *qversion {
+	q := &qversion{s: s, eco: eco}
+	if fastEcosystems[eco] {
+		v, rest, ok := parseFast(s, semverLike[eco])
+		if ok {
+			q.version = v
+			return q
+		}
+		if v.prefix && eco == "PyPI" && !pep440Suffix(rest) {
+			v = version{}
+		}
+		if v.prefix {
+			// Parse with semantic only if a tie needs it.
+			q.version = v
+			return q
+		}
+	}
+	q.ensureSem()
+	return q
+}
+
+func (q *qversion) ensureSem() {
+	if q.semTried {
+		return
+	}
+	q.semTried = true
+	sv, err := semantic.Parse(q.s, q.eco)
+	if err != nil {
+		q.bad = q.nfast == 0 || q.prefix
+		return
+	}
+	q.sem = sv
+}
+
+// cmp orders q against e, whose string form is es. ok is false when the two
+// cannot be ordered (a version semantic refuses, or mismatched types).
+func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
+	if q.nfast != 0 && e.nfast != 0 {
+		for i := range len(q.fast) {
+			if q.fast[i] != e.fast[i] {
+				if q.fast[i] < e.fast[i] {
+					return -1, true
+				}
+				return 1, true
+			}
+		}
+		if !q.prefix && !e.prefix {
+			return 0, true
+		}
+		// Same numbers, and a qualifier on at least one side: semantic.
+	}
+	if e.sem == nil { // e is plain numeric: parse es in q's terms
+		q.ensureSem()
+		if q.sem == nil {
+			return 0, false
+		}
+		c, err := q.sem.CompareStr(es)
+		return c, err == nil
+	}
+	q.ensureSem()
+	if q.sem == nil {
+		return 0, false
+	}
+	c, err := q.sem.Compare(e.sem)
+	return c, err == nil
+}

@@ -1,0 +1,361 @@
+package intel
+
+// Internal tests: the fast version path and the range evaluator are
+// unexported, and these tests hold them against osv-scalibr's semantic
+// package used directly.
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/google/osv-scalibr/semantic"
+)
+
+// TestFastPathAgreesWithSemantic compares the uint32 fast path with
+// semantic on plain numeric versions in every ecosystem the fast path is
+// used for, including the "v" prefix of the semver-like ones.
+func TestFastPathAgreesWithSemantic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	parts := []string{"0", "1", "2", "9", "10", "11", "99", "100", "2024", "4294967295"}
+	gen := func(maxN int) string {
+		n := 1 + rng.IntN(maxN)
+		s := ""
+		for i := range n {
+			if i > 0 {
+				s += "."
+			}
+			s += parts[rng.IntN(len(parts))]
+		}
+		return s
+	}
+	for eco := range fastEcosystems {
+		maxN := 4
+		if semverLike[eco] {
+			maxN = 3
+		}
+		for range 3000 {
+			a, b := gen(maxN), gen(maxN)
+			if semverLike[eco] && rng.IntN(4) == 0 {
+				a = "v" + a
+			}
+			fa, _, okA := parseFast(a, semverLike[eco])
+			fb, _, okB := parseFast(b, semverLike[eco])
+			if !okA || !okB {
+				t.Fatalf("%s: parseFast(%q)=%v, parseFast(%q)=%v, want both ok", eco, a, okA, b, okB)
+			}
+			q := qversion{version: fa, s: a, eco: eco}
+			got, ok := q.cmp(&fb, b)
+			if !ok {
+				t.Fatalf("%s: cmp(%q, %q) not ok", eco, a, b)
+			}
+			sa, err := semantic.Parse(a, eco)
+			if err != nil {
+				t.Fatalf("%s: semantic.Parse(%q): %v", eco, a, err)
+			}
+			sb, err := semantic.Parse(b, eco)
+			if err != nil {
+				t.Fatalf("%s: semantic.Parse(%q): %v", eco, b, err)
+			}
+			want, err := sa.Compare(sb)
+			if err != nil {
+				t.Fatalf("%s: Compare(%q, %q): %v", eco, a, b, err)
+			}
+			if got != want {
+				t.Errorf("%s: fast cmp(%q, %q) = %d, semantic = %d", eco, a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestParseFastRefuses(t *testing.T) {
+	for _, s := range []string{"", ".", "1.", ".1", "01", "1.02", "1.2.3-rc1", "1.2.3.4.5", "4294967296", "v", "1..2", "1.2a"} {
+		if v, _, ok := parseFast(s, false); ok {
+			t.Errorf("parseFast(%q) = %+v, true; want false", s, v)
+		}
+	}
+	if _, _, ok := parseFast("1.2.3.4", true); ok {
+		t.Error(`parseFast("1.2.3.4", semverish) = true, want false (semantic treats the 4th part as build)`)
+	}
+}
+
+// refAffected is the OSV evaluation written as plainly as possible with
+// semantic alone: sort events ("0" first), walk all of them.
+func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
+	v, err := semantic.Parse(ver, eco)
+	if err != nil {
+		return false, false
+	}
+	type pe struct {
+		e    Event
+		s    string
+		zero bool
+		sv   semantic.Version
+	}
+	var evs, limits []pe
+	for _, e := range events {
+		var s string
+		switch {
+		case e.Introduced != "":
+			s = e.Introduced
+		case e.Fixed != "":
+			s = e.Fixed
+		case e.LastAffected != "":
+			s = e.LastAffected
+		case e.Limit != "":
+			if e.Limit == "*" {
+				continue
+			}
+			sv, err := semantic.Parse(e.Limit, eco)
+			if err != nil {
+				return false, false
+			}
+			limits = append(limits, pe{e: e, sv: sv})
+			continue
+		default:
+			continue
+		}
+		p := pe{e: e, s: s, zero: e.Introduced == "0"}
+		if !p.zero {
+			sv, err := semantic.Parse(s, eco)
+			if err != nil {
+				return false, false
+			}
+			p.sv = sv
+		}
+		evs = append(evs, p)
+	}
+	bad := false
+	sort.SliceStable(evs, func(i, j int) bool {
+		if evs[i].zero || evs[j].zero {
+			return evs[i].zero && !evs[j].zero
+		}
+		c, err := evs[i].sv.Compare(evs[j].sv)
+		if err != nil {
+			bad = true
+		}
+		return c < 0
+	})
+	if bad {
+		return false, false
+	}
+	if len(limits) > 0 {
+		below := false
+		for _, l := range limits {
+			c, err := v.Compare(l.sv)
+			if err != nil {
+				return false, false
+			}
+			if c < 0 {
+				below = true
+			}
+		}
+		if !below {
+			return false, true
+		}
+	}
+	for _, p := range evs {
+		var c int
+		if !p.zero {
+			c, err = v.Compare(p.sv)
+			if err != nil {
+				return false, false
+			}
+		}
+		switch {
+		case p.e.Introduced != "":
+			if p.zero || c >= 0 {
+				aff = true
+			}
+		case p.e.Fixed != "":
+			if c >= 0 {
+				aff = false
+			}
+		case p.e.LastAffected != "":
+			if c > 0 {
+				aff = false
+			}
+		}
+	}
+	return aff, true
+}
+
+var fuzzEcosystems = []string{"npm", "PyPI", "Go", "Maven", "crates.io", "RubyGems", "NuGet", "Packagist", "Pub", "Hex", "Debian", "Alpine"}
+
+// FuzzRangeEval holds the compiled evaluator (fast path, early exit) to
+// the plain reference on arbitrary events and versions.
+func FuzzRangeEval(f *testing.F) {
+	f.Add(uint8(0), "0", "1.2.3", "", "", "1.2.2")
+	f.Add(uint8(1), "4.3a0", "4.3b1", "", "", "4.3a5")
+	f.Add(uint8(3), "3.0.0-alpha1", "", "3.0.0-beta3", "", "3.0.0-beta3")
+	f.Add(uint8(3), "9.0.0.M1", "9.0.0.M18", "", "", "9.0.0")
+	f.Add(uint8(10), "0", "1.1.0l-1~deb9u6", "", "", "1:1.0.0")
+	f.Add(uint8(11), "0.9.13", "1.2.4-r3", "", "", "1.2.4_git20230717-r5")
+	f.Add(uint8(0), "1.0.0", "1.5.0", "", "1.3.0", "1.2.9")
+	f.Add(uint8(2), "1.2.1-0.20180103161547-0ef6afb2f6cd", "1.2.1-0.20180404165556-75cca531ea76", "", "", "v1.2.1")
+	f.Add(uint8(1), "0", "0.12.2", "", "", "0.12.2.dev1")
+	f.Add(uint8(4), "0.0.0-0", "0.9.18", "", "", "0.9.17")
+	f.Fuzz(func(t *testing.T, ecoIdx uint8, intro, fixed, lastAff, limit, ver string) {
+		tm := time.AfterFunc(5*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			n := runtime.Stack(buf, true)
+			panic(fmt.Sprintf("HANG %d %q %q %q %q %q\n%s", ecoIdx, intro, fixed, lastAff, limit, ver, buf[:n]))
+		})
+		defer tm.Stop()
+		eco := fuzzEcosystems[int(ecoIdx)%len(fuzzEcosystems)]
+		var events []Event
+		if intro != "" {
+			events = append(events, Event{Introduced: intro})
+		}
+		if fixed != "" {
+			events = append(events, Event{Fixed: fixed})
+		}
+		if lastAff != "" {
+			events = append(events, Event{LastAffected: lastAff})
+		}
+		if limit != "" {
+			events = append(events, Event{Limit: limit})
+		}
+		r, _, ok := compileRange(eco, Range{Type: RangeEcosystem, Events: events}, nil)
+		want, refOK := refAffected(eco, events, ver)
+		if !ok || !refOK {
+			return // either side refuses a version: nothing to compare
+		}
+		if !totalOrder(eco, append(events, Event{Fixed: ver})) {
+			// The parsers accept strings that are not versions at all, and
+			// then order them in cycles (Alpine: 0 < 01A < A < 0). OSV
+			// evaluation presumes a total order, so there is no right
+			// answer to compare with.
+			return
+		}
+		got, gotOK := r.affected(newQVersion(eco, ver))
+		if !gotOK {
+			return // e.g. a fast version meeting one semantic cannot re-parse
+		}
+		if got != want {
+			t.Errorf("%s events %s version %q: affected = %v, reference = %v", eco, fmtEvents(events), ver, got, want)
+		}
+	})
+}
+
+// totalOrder reports whether semantic orders the events' versions
+// consistently: no cycles among any three of them.
+func totalOrder(eco string, events []Event) bool {
+	var vs []semantic.Version
+	for _, e := range events {
+		s := e.Introduced + e.Fixed + e.LastAffected + e.Limit
+		if s == "0" && e.Introduced == "0" {
+			continue
+		}
+		v, err := semantic.Parse(s, eco)
+		if err != nil {
+			return false
+		}
+		vs = append(vs, v)
+	}
+	cmp := func(a, b semantic.Version) int {
+		c, err := a.Compare(b)
+		if err != nil {
+			return 2
+		}
+		return c
+	}
+	for _, a := range vs {
+		for _, b := range vs {
+			ab := cmp(a, b)
+			if ab == 2 || ab != -cmp(b, a) {
+				return false
+			}
+			for _, c := range vs {
+				if ab <= 0 && cmp(b, c) <= 0 && cmp(a, c) > 0 {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func fmtEvents(es []Event) string {
+	s := ""
+	for _, e := range es {
+		s += fmt.Sprintf("%+v ", e)
+	}
+	return s
+}
+
+// TestPrefixAgreesWithSemantic checks the claim the prefix shortcut rests
+// on: when two versions' numeric prefixes differ (zero padded), semantic
+// orders them the same way, whatever qualifiers follow. Versions are drawn
+// from each ecosystem's qualifier vocabulary.
+func TestPrefixAgreesWithSemantic(t *testing.T) {
+	quals := map[string][]string{
+		"semver":   {"", "-alpha", "-beta.1", "-rc.2", "-0.20180103161547-0ef6afb2f6cd", "+build.5", "+incompatible", "-1"},
+		"PyPI":     {"", "a1", "b2", "rc1", ".post1", ".dev0", "-1", ".post2.dev3", "+local.7", "c1", "-dev", "a"},
+		"Maven":    {"", "-alpha1", "-beta-2", ".M1", ".Final", "-SNAPSHOT", ".RELEASE", "-sp", "-rc1", "-1", "a", "-jre", ".Beta3", "-cr1"},
+		"NuGet":    {"", "-alpha", "-beta.2", "-rc.1", "+meta"},
+		"RubyGems": {"", ".a", ".beta1", ".rc2", ".pre", "-java"},
+	}
+	family := func(eco string) string {
+		if semverLike[eco] {
+			return "semver"
+		}
+		return eco
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	nums := []string{"0", "1", "2", "3", "9", "10", "12"}
+	gen := func(eco string) string {
+		maxN := 4
+		if semverLike[eco] {
+			maxN = 3
+		}
+		n := 1 + rng.IntN(maxN)
+		s := ""
+		for i := range n {
+			if i > 0 {
+				s += "."
+			}
+			s += nums[rng.IntN(len(nums))]
+		}
+		q := quals[family(eco)]
+		return s + q[rng.IntN(len(q))]
+	}
+	for eco := range fastEcosystems {
+		checked := 0
+		for range 20000 {
+			a, b := gen(eco), gen(eco)
+			va, restA, _ := parseFast(a, semverLike[eco])
+			vb, restB, _ := parseFast(b, semverLike[eco])
+			if eco == "PyPI" && (!pep440Suffix(restA) || !pep440Suffix(restB)) {
+				continue // newQVersion does not use the prefix of these
+			}
+			if va.nfast == 0 || vb.nfast == 0 || (!va.prefix && !vb.prefix) || va.fast == vb.fast {
+				continue
+			}
+			sa, err1 := semantic.Parse(a, eco)
+			sb, err2 := semantic.Parse(b, eco)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			want, err := sa.Compare(sb)
+			if err != nil {
+				continue
+			}
+			q := qversion{version: va, s: a, eco: eco}
+			got, ok := q.cmp(&vb, b)
+			if !ok {
+				t.Fatalf("%s: cmp(%q, %q) not ok", eco, a, b)
+			}
+			checked++
+			if got != want {
+				t.Errorf("%s: prefix cmp(%q, %q) = %d, semantic = %d", eco, a, b, got, want)
+			}
+		}
+		if checked < 1000 {
+			t.Errorf("%s: only %d pairs checked", eco, checked)
+		}
+	}
+}

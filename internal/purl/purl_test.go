@@ -1,0 +1,127 @@
+package purl_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel/internal/purl"
+)
+
+func TestToEcosystem(t *testing.T) {
+	tests := []struct {
+		purl                 string
+		eco, name, version   string
+		wantErr, unsupported bool
+	}{
+		{purl: "pkg:npm/lodash@4.17.15", eco: "npm", name: "lodash", version: "4.17.15"},
+		{purl: "pkg:npm/%40angular/core@12.1.0", eco: "npm", name: "@angular/core", version: "12.1.0"},
+		{purl: "pkg:pypi/Django_Rest.Framework@3.14.0", eco: "PyPI", name: "django-rest-framework", version: "3.14.0"},
+		{purl: "pkg:golang/github.com/BurntSushi/toml@v1.6.0", eco: "Go", name: "github.com/burntsushi/toml", version: "v1.6.0"},
+		{purl: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", eco: "Maven", name: "org.apache.logging.log4j:log4j-core", version: "2.14.1"},
+		{purl: "pkg:cargo/hyper@0.10.1", eco: "crates.io", name: "hyper", version: "0.10.1"},
+		{purl: "pkg:gem/rails@7.0.0", eco: "RubyGems", name: "rails", version: "7.0.0"},
+		{purl: "pkg:nuget/Newtonsoft.Json@13.0.1", eco: "NuGet", name: "Newtonsoft.Json", version: "13.0.1"},
+		{purl: "pkg:composer/drupal/core@8.5.0", eco: "Packagist", name: "drupal/core", version: "8.5.0"},
+		{purl: "pkg:pub/http@0.13.0", eco: "Pub", name: "http", version: "0.13.0"},
+		{purl: "pkg:hex/plug@1.0.0", eco: "Hex", name: "plug", version: "1.0.0"},
+		{purl: "pkg:swift/github.com/apple/swift-nio-http2@1.27.0", eco: "SwiftURL", name: "github.com/apple/swift-nio-http2", version: "1.27.0"},
+		{purl: "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?distro=debian-9", eco: "Debian:9", name: "openssl", version: "1.1.0l-1~deb9u5"},
+		{purl: "pkg:deb/debian/curl@7.74.0-1.3?distro=bullseye", eco: "Debian:11", name: "curl", version: "7.74.0-1.3"},
+		{purl: "pkg:deb/debian/curl@7.74.0-1.3", eco: "Debian", name: "curl", version: "7.74.0-1.3"},
+		{purl: "pkg:deb/ubuntu/openssl@3.0.2-0ubuntu1.10?distro=ubuntu-22.04", eco: "Ubuntu:22.04", name: "openssl", version: "3.0.2-0ubuntu1.10"},
+		{purl: "pkg:apk/alpine/musl@1.2.4-r2?distro=alpine-3.18.4", eco: "Alpine:v3.18", name: "musl", version: "1.2.4-r2"},
+		{purl: "pkg:rpm/redhat/openssl@3.0.7", eco: "Red Hat", name: "openssl", version: "3.0.7"},
+		{purl: "pkg:bitnami/joomla@3.9.22", eco: "Bitnami", name: "joomla", version: "3.9.22"},
+		{purl: "pkg:generic/openssl@1.1.1", wantErr: true, unsupported: true},
+		{purl: "pkg:maven/log4j-core@2.14.1", wantErr: true, unsupported: true},
+		{purl: "not a purl", wantErr: true},
+	}
+	for _, tt := range tests {
+		eco, name, version, err := purl.ToEcosystem(tt.purl)
+		if tt.wantErr {
+			if err == nil {
+				t.Errorf("ToEcosystem(%q) error = nil, want error", tt.purl)
+			} else if got := errors.Is(err, purl.ErrUnsupported); got != tt.unsupported {
+				t.Errorf("ToEcosystem(%q) errors.Is(ErrUnsupported) = %v, want %v (%v)", tt.purl, got, tt.unsupported, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ToEcosystem(%q): %v", tt.purl, err)
+			continue
+		}
+		if diff := cmp.Diff([3]string{tt.eco, tt.name, tt.version}, [3]string{eco, name, version}); diff != "" {
+			t.Errorf("ToEcosystem(%q) mismatch (-want +got):\n%s", tt.purl, diff)
+		}
+	}
+}
+
+func TestFromEcosystem(t *testing.T) {
+	tests := []struct{ eco, name, version, want string }{
+		{"npm", "@angular/core", "12.1.0", "pkg:npm/%40angular/core@12.1.0"},
+		{"npm", "lodash", "", "pkg:npm/lodash"},
+		{"PyPI", "Django_Rest.Framework", "3.14.0", "pkg:pypi/django-rest-framework@3.14.0"},
+		{"Go", "golang.org/x/net", "0.17.0", "pkg:golang/golang.org/x/net@0.17.0"},
+		{"Maven", "org.apache.logging.log4j:log4j-core", "2.14.1", "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1"},
+		{"Maven", "no-colon", "1", ""},
+		{"crates.io", "hyper", "0.10.1", "pkg:cargo/hyper@0.10.1"},
+		{"Packagist", "drupal/core", "8.5.0", "pkg:composer/drupal/core@8.5.0"},
+		{"Packagist:https://packages.drupal.org/8", "drupal/views", "7.x-3.0", "pkg:composer/drupal/views@7.x-3.0"},
+		{"Debian:9", "openssl", "1.1.0l-1~deb9u6", "pkg:deb/debian/openssl@1.1.0l-1~deb9u6?distro=debian-9"},
+		{"Ubuntu:22.04:LTS", "openssl", "3.0.2", "pkg:deb/ubuntu/openssl@3.0.2?distro=ubuntu-22.04"},
+		{"Alpine:v3.18", "musl", "1.2.4-r3", "pkg:apk/alpine/musl@1.2.4-r3?distro=alpine-3.18"},
+		{"SwiftURL", "github.com/apple/swift-nio-http2", "1.28.0", "pkg:swift/github.com/apple/swift-nio-http2@1.28.0"},
+		{"OSS-Fuzz", "unrar", "5.6.1.2", ""},
+	}
+	for _, tt := range tests {
+		if got := purl.FromEcosystem(tt.eco, tt.name, tt.version); got != tt.want {
+			t.Errorf("FromEcosystem(%q, %q, %q) = %q, want %q", tt.eco, tt.name, tt.version, got, tt.want)
+		}
+	}
+}
+
+// TestRoundTrip: FromEcosystem then ToEcosystem gives the same ecosystem,
+// the normalised name and the version.
+func TestRoundTrip(t *testing.T) {
+	for _, c := range [][3]string{
+		{"npm", "@babel/core", "7.0.0"}, {"PyPI", "requests", "2.31.0"}, {"Go", "github.com/lib/pq", "v1.10.9"},
+		{"Maven", "com.fasterxml.jackson.core:jackson-databind", "2.13.4.2"}, {"crates.io", "tokio", "1.0.0"},
+		{"RubyGems", "rack", "2.2.3"}, {"NuGet", "newtonsoft.json", "13.0.1"}, {"Packagist", "laravel/framework", "9.0.0"},
+		{"Pub", "http", "1.0.0"}, {"Hex", "plug", "1.14.0"}, {"Debian:12", "openssl", "3.0.11-1~deb12u2"}, {"Alpine:v3.19", "musl", "1.2.4_git20230717-r5"},
+	} {
+		p := purl.FromEcosystem(c[0], c[1], c[2])
+		eco, name, version, err := purl.ToEcosystem(p)
+		if err != nil {
+			t.Errorf("ToEcosystem(FromEcosystem(%q)) = %q: %v", c, p, err)
+			continue
+		}
+		want := [3]string{c[0], purl.NormalizeName(c[0], c[1]), c[2]}
+		got := [3]string{eco, purl.NormalizeName(eco, name), version}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("round trip of %q via %q mismatch (-want +got):\n%s", c, p, diff)
+		}
+	}
+}
+
+func TestNormalizeName(t *testing.T) {
+	tests := []struct{ eco, name, want string }{
+		{"PyPI", "Django_Rest.Framework", "django-rest-framework"},
+		{"PyPI", "zope..interface", "zope-interface"},
+		{"PyPI", "requests", "requests"},
+		{"crates.io", "Serde_JSON", "serde-json"},
+		{"NuGet", "Newtonsoft.Json", "newtonsoft.json"},
+		{"Packagist", "Drupal/Core", "drupal/core"},
+		{"Go", "github.com/BurntSushi/toml", "github.com/burntsushi/toml"},
+		{"Debian:11", "OpenSSL", "openssl"},
+		{"Maven", "org.Apache:Foo", "org.Apache:Foo"},
+		{"npm", "@Scope/Name", "@Scope/Name"},
+		{"RubyGems", "ActiveSupport", "ActiveSupport"},
+	}
+	for _, tt := range tests {
+		if got := purl.NormalizeName(tt.eco, tt.name); got != tt.want {
+			t.Errorf("NormalizeName(%q, %q) = %q, want %q", tt.eco, tt.name, got, tt.want)
+		}
+	}
+}
