@@ -225,7 +225,9 @@ func (s *Signer) Sign(ctx context.Context, r io.Reader) (*Signature, error) {
 	if sig.Timestamp, err = s.stamp.Timestamp(ctx, sig.DER); err != nil {
 		return nil, fmt.Errorf("sign: %w", err)
 	}
+	pkcs7Mu.Lock()
 	ts, err := timestamp.ParseResponse(sig.Timestamp)
+	pkcs7Mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("sign: parse timestamp: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/digitorus/timestamp"
@@ -91,7 +92,9 @@ func (t *TimestampAuthority) Timestamp(ctx context.Context, data []byte) ([]byte
 		Policy:            policy,
 		AddTSACertificate: true,
 	}
+	pkcs7Mu.Lock()
 	resp, err := ts.CreateResponseWithOpts(t.cert, t.key, crypto.SHA256)
+	pkcs7Mu.Unlock()
 	if err != nil {
 		return nil, fmt.Errorf("timestamp: %w", err)
 	}
@@ -135,3 +138,10 @@ func DecodeTimestampFile(b []byte) ([]byte, error) {
 	}
 	return f.SignedRFC3161Timestamp, nil
 }
+
+// pkcs7Mu serialises every call into github.com/digitorus/pkcs7 (directly
+// or through digitorus/timestamp): its BER encoder keeps a package-level
+// counter without a lock, so two bundles signed or verified at once would
+// race. This is the one package-level mutable value here, and it exists
+// only to guard that dependency.
+var pkcs7Mu sync.Mutex

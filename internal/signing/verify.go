@@ -332,7 +332,9 @@ func verifyTimestamp(tsr, sig, tsaChainPEM []byte, pinned []*x509.Certificate) (
 		return zero, fail(CheckInput, "timestamp certificate chain has no root")
 	}
 
+	pkcs7Mu.Lock()
 	ts, err := timestamp.ParseResponse(tsr)
+	pkcs7Mu.Unlock()
 	if err != nil {
 		return zero, fail(CheckTimestamp, "parse: %w", err)
 	}
@@ -347,14 +349,19 @@ func verifyTimestamp(tsr, sig, tsaChainPEM []byte, pinned []*x509.Certificate) (
 		return zero, fail(CheckTimestamp, "the timestamp does not cover this signature")
 	}
 
+	pkcs7Mu.Lock()
 	p7, err := pkcs7.Parse(ts.RawToken)
+	pkcs7Mu.Unlock()
 	if err != nil {
 		return zero, fail(CheckTimestamp, "parse token: %w", err)
 	}
 	if len(p7.Certificates) == 0 {
 		p7.Certificates = []*x509.Certificate{leaves[0]}
 	}
-	if err := p7.Verify(); err != nil {
+	pkcs7Mu.Lock()
+	err = p7.Verify()
+	pkcs7Mu.Unlock()
+	if err != nil {
 		return zero, fail(CheckTimestamp, "token signature: %w", err)
 	}
 	signer := p7.GetOnlySigner()
