@@ -251,8 +251,8 @@ func NewClient(p Policy, timeout time.Duration) *http.Client {
 		TLSHandshakeTimeout:    min(timeout, 5*time.Second),
 		ResponseHeaderTimeout:  timeout,
 		ExpectContinueTimeout:  time.Second,
-		MaxIdleConns:           64,
-		MaxIdleConnsPerHost:    2,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    32, // the webhook sender runs 32 concurrent deliveries, often to one receiver
 		IdleConnTimeout:        60 * time.Second,
 		MaxResponseHeaderBytes: 64 << 10,
 		ForceAttemptHTTP2:      true,
