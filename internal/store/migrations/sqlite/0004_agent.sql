@@ -91,7 +91,10 @@ CREATE INDEX inventory_search ON inventory(org_id, name, version);
 CREATE INDEX inventory_submission ON inventory(submission_id);
 
 -- The inverted index the search reads: one row per (host, component), with
--- first and last sighting and the number of submissions that listed it.
+-- first and last sighting and the number of submissions that listed it. The
+-- primary key leads with the search key (org_id, name, version), so that a
+-- search is one range of the key (WITHOUT ROWID: the rows are stored in key
+-- order); ingest's ON CONFLICT names the same columns.
 CREATE TABLE inventory_sightings (
     org_id             TEXT NOT NULL,
     host               TEXT NOT NULL,
@@ -103,6 +106,5 @@ CREATE TABLE inventory_sightings (
     last_seen          INTEGER NOT NULL,
     occurrences        INTEGER NOT NULL,
     last_submission_id TEXT NOT NULL,
-    PRIMARY KEY (org_id, host, ecosystem, name, version)
-);
-CREATE INDEX inventory_sightings_search ON inventory_sightings(org_id, name, version);
+    PRIMARY KEY (org_id, name, version, host, ecosystem)
+) WITHOUT ROWID;

@@ -1,0 +1,73 @@
+package agent_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sentinel-sca/sentinel/internal/agent"
+)
+
+func run(env []string, args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	c := &agent.Command{Args: args, Stdout: &out, Stderr: &errb, Env: env,
+		Hostname: func() (string, error) { return "h", nil }}
+	code := agent.Main(context.Background(), c)
+	return out.String(), errb.String(), code
+}
+
+func TestCommandLine(t *testing.T) {
+	home := t.TempDir()
+	env := []string{"SENTINEL_HOME=" + home}
+	tests := []struct {
+		name string
+		env  []string
+		args []string
+		code int
+		want string // in stdout+stderr
+	}{
+		{"no_command", env, nil, 2, "usage: sentinel"},
+		{"unknown", env, []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"help", env, []string{"help"}, 0, "enroll"},
+		{"version", env, []string{"version"}, 0, "sentinel dev"},
+		{"enroll_needs_token", env, []string{"enroll", "--server", "https://127.0.0.1:1"}, 2, "--token are required"},
+		{"enroll_bad_token", env, []string{"enroll", "--server", "https://127.0.0.1:1", "--token", "nope"}, 2, "malformed enrollment token"},
+		{"enroll_plain_http", env, []string{"enroll", "--server", "http://127.0.0.1:1", "--token", "sntl_enr_" + strings.Repeat("A", 43) + "." + strings.Repeat("A", 43)}, 2, "must be an https:// URL"},
+		{"enroll_token_from_env", append(env, "SENTINEL_ENROLL_TOKEN=bad"), []string{"enroll", "--server", "https://x:1"}, 2, "malformed enrollment token"},
+		{"submit_needs_file", env, []string{"submit"}, 2, "usage: sentinel submit"},
+		{"submit_needs_key", env, []string{"submit", "agent_test.go"}, 2, "SENTINEL_API_KEY"},
+		{"submit_flags_after_file", env, []string{"submit", "agent_test.go", "--api-key", "k"}, 1, "not enrolled"},
+		{"submit_key_from_env", append(env, "SENTINEL_API_KEY=k"), []string{"submit", "agent_test.go"}, 1, "not enrolled"},
+		{"submit_missing_file", env, []string{"submit", "--api-key", "k", "nope.json"}, 1, "no such file"},
+		{"no_home", nil, []string{"submit", "--api-key", "k", "agent_test.go"}, 2, "set SENTINEL_HOME"},
+		{"xdg_home", []string{"XDG_CONFIG_HOME=" + home}, []string{"submit", "--api-key", "k", "agent_test.go"}, 1, home + "/sentinel/config.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errOut, code := run(tc.env, tc.args...)
+			if code != tc.code || !strings.Contains(out+errOut, tc.want) {
+				t.Errorf("sentinel %q: exit %d, want %d; output %q, want it to contain %q", tc.args, code, tc.code, out+errOut, tc.want)
+			}
+		})
+	}
+}
+
+type codeErr int
+
+func (c codeErr) Error() string { return "x" }
+func (c codeErr) ExitCode() int { return int(c) }
+
+func TestExitCode(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want int
+	}{
+		{nil, 0}, {errors.New("boom"), 1}, {codeErr(70), 70}, {errors.Join(errors.New("x"), codeErr(78)), 78},
+	} {
+		if got := agent.ExitCode(tc.err); got != tc.want {
+			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,569 @@
+package agent
+
+// sentinel ci --sca [DIR]: the CI/CD gate (specification N3). One pass
+// over the tree: extract the components (sbom.Extract), match them against
+// advisories and the CISA KEV catalog, either on the service (POST
+// /v1/sca/gate, which counts as a scan: concurrency cap and scans meter) or
+// offline against an intel snapshot (--offline-db, no network at all), apply
+// the ignore file and OpenVEX documents, write the report, and exit with the
+// specification's code.
+//
+// The gate fails closed: every failure exits with a code that is never 72,
+// and says what to do. Exit codes (also in "sentinel ci -h"):
+//
+//	70  a known-exploited (CISA KEV) component was found
+//	71  a vulnerable component was found, none known-exploited
+//	72  OK: no known vulnerable component (suppressed findings do not count)
+//	77  scan_capacity: the organization's concurrent scans stayed busy (429); not retried
+//	78  metered: the organization's monthly scans meter is exhausted (403)
+//	 1  error that needs a person: the key was refused (401) or lacks sca:read (403),
+//	    the directory cannot be read or holds no manifest or lockfile, the offline
+//	    database cannot be read or holds no advisories, the service answered
+//	    something unexpected, the output cannot be written
+//	 2  usage: bad flags, --sca missing, no server or key, an invalid ignore file or
+//	    OpenVEX document
+//	 3  the service is unreachable or unavailable: network error, timeout, 5xx, or
+//	    still rate limited after the retries; transient, retry or use --offline-db
+//
+// Only 429 rate_limited (and a 429 without a known error code, as an edge
+// network sends) is retried, with the specification's policy (Limits, rule
+// 5): wait Retry-After (default 30 s) plus up to 50% jitter, doubling, at
+// most 5 attempts. scan_capacity is not retried: the service has already
+// waited 60 s for a slot, and the build decides (exit 77).
+//
+// A broken lockfile is not a failed scan (sbom.Extract): it is skipped with
+// a warning and listed in the JSON output. Components without a pinned
+// version cannot be matched; they are counted and warned about.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sentinel-sca/sentinel/internal/intel"
+	"github.com/sentinel-sca/sentinel/internal/report"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// Exit codes of sentinel ci beyond 0, 1 and 2 (see the comment above).
+const (
+	ExitCIKEV         = report.ExitKEV        // 70
+	ExitCIVulnerable  = report.ExitVulnerable // 71
+	ExitCIOK          = report.ExitOK         // 72
+	ExitCICapacity    = 77                    // 429 scan_capacity
+	ExitCIMetered     = 78                    // 403 metered
+	ExitCIUnavailable = 3                     // service unreachable or unavailable
+)
+
+// DefaultIgnoreFile is read from the scanned directory when --ignore is not
+// given and the file exists.
+const DefaultIgnoreFile = ".sentinel-ignore.yaml"
+
+// ciBatch is the most purls sent in one gate request (the service's
+// MaxMatchPurls); a larger tree is sent in several requests, each counted
+// as a scan.
+const ciBatch = 10_000
+
+// ciMaxAttempts and ciDefaultRetryAfter are the specification's retry
+// policy (Limits, rule 5).
+const (
+	ciMaxAttempts       = 5
+	ciDefaultRetryAfter = 30 * time.Second
+)
+
+// ciStaleAfter is the age after which an offline snapshot is warned about:
+// the KEV catalog changes most weekdays.
+const ciStaleAfter = 7 * 24 * time.Hour
+
+const ciUsage = `usage: sentinel ci --sca [flags] [DIR]
+
+Extract the components under DIR (default .), match them against advisories and
+the CISA known-exploited (KEV) catalog, and exit with the gate's verdict. Online,
+the purls go to the service (POST /v1/sca/gate, needs an API key with sca:read; it
+counts as a scan). With --offline-db FILE (from "sentineld intel export -o FILE")
+nothing leaves the runner.
+
+The table goes to stderr; --format X writes X to stdout, or to -o FILE.
+
+Exit codes (the gate fails closed: an error is never 72):
+  70  a known-exploited (CISA KEV) component was found
+  71  a vulnerable component was found, none known-exploited
+  72  OK: no known vulnerable component (suppressed findings do not count)
+  77  scan_capacity: the organization's concurrent scans stayed busy; retry later
+  78  metered: the organization's monthly scans meter is exhausted
+   1  error (key refused or lacking sca:read, unreadable DIR or offline database,
+      no manifest or lockfile found, unexpected answer, output not written)
+   2  usage (bad flags, --sca missing, no server or key, invalid ignore or VEX file)
+   3  service unreachable or unavailable (network, timeout, 5xx, still rate limited
+      after 5 attempts): transient; retry, or use --offline-db
+
+Ignore file (` + DefaultIgnoreFile + ` in DIR, or --ignore FILE), every field but
+purl and package required; expired entries no longer apply and are warned about:
+  ignore:
+    - id: CVE-2020-1938          # advisory id or alias
+      purl: pkg:maven/org.apache.tomcat.embed/tomcat-embed-core   # optional
+      reason: AJP connector disabled everywhere (SEC-123)
+      expires: 2027-01-31        # YYYY-MM-DD or RFC 3339
+OpenVEX (--vex FILE, repeatable): statements with status not_affected or fixed
+suppress the advisory for the product purls. Suppressed findings are listed in
+the outputs and not counted.
+
+Flags:
+`
+
+// ciFlags are sentinel ci's options.
+type ciFlags struct {
+	sca       bool
+	server    string
+	apiKey    string
+	offlineDB string
+	format    string
+	output    string
+	ignore    string
+	vex       []string
+	project   string
+	set       map[string]bool
+}
+
+func (c *Command) ciCmd(ctx context.Context, args []string) error {
+	fs := c.flagSet("ci")
+	o := &ciFlags{}
+	fs.BoolVar(&o.sca, "sca", false, "run the software composition analysis pass (required)")
+	fs.StringVar(&o.server, "server", "", "API URL (env SENTINEL_SERVER)")
+	fs.StringVar(&o.apiKey, "api-key", "", "API key with the sca:read scope (env SENTINEL_API_KEY)")
+	fs.StringVar(&o.offlineDB, "offline-db", "", "match offline against this intel snapshot (sentineld intel export -o FILE); no network")
+	fs.StringVar(&o.format, "format", "table", "output format: table, json, sarif or cyclonedx")
+	fs.StringVar(&o.output, "o", "", "write the --format output to this file (default: standard output)")
+	fs.StringVar(&o.output, "output", "", "same as -o")
+	fs.StringVar(&o.ignore, "ignore", "", "ignore file (default: "+DefaultIgnoreFile+" in DIR, if present)")
+	fs.Func("vex", "OpenVEX JSON document whose not_affected and fixed statements suppress findings (repeatable)", func(s string) error {
+		o.vex = append(o.vex, s)
+		return nil
+	})
+	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: DIR's base name)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), ciUsage)
+		fs.PrintDefaults()
+	}
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if !o.sca {
+		return usageErr("sentinel ci needs --sca, the pass to run: sentinel ci --sca [DIR] (see sentinel ci -h)")
+	}
+	if len(pos) > 1 {
+		return usageErr("usage: sentinel ci --sca [flags] [DIR]: one directory at most, got %d", len(pos))
+	}
+	root := "."
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	format, err := report.ParseFormat(o.format)
+	if err != nil {
+		return usageErr("--format: %v", err)
+	}
+	var base *url.URL
+	if o.offlineDB == "" {
+		if o.server == "" {
+			o.server = c.getenv("SENTINEL_SERVER")
+		}
+		if o.apiKey == "" {
+			o.apiKey = c.getenv("SENTINEL_API_KEY")
+		}
+		if o.server == "" {
+			return usageErr("no service to ask: set --server or SENTINEL_SERVER, or pass --offline-db FILE on an air-gapped runner")
+		}
+		if o.apiKey == "" {
+			return usageErr("an API key with the sca:read scope is required: --api-key or SENTINEL_API_KEY")
+		}
+		if base, err = url.Parse(o.server); err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+			return usageErr("--server %q is not an http(s) URL", o.server)
+		}
+	}
+	now := time.Now()
+	sup, warnings, err := c.ciSuppressions(o, root, now)
+	if err != nil {
+		return err
+	}
+
+	// The offline database is read first: a bad one fails before the walk.
+	var offline *ciIntel
+	if o.offlineDB != "" {
+		if offline, err = ciLoadOffline(ctx, o.offlineDB, now); err != nil {
+			return err
+		}
+		warnings = append(warnings, offline.warnings...)
+	}
+
+	res, err := sbom.Extract(ctx, root, sbom.Options{Progress: c.stderr()})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("cannot scan %s: %w", root, err)
+	}
+	if len(res.Files) == 0 {
+		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
+	}
+	for _, fe := range res.Errors {
+		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
+	}
+	var purls, unversioned []string
+	for _, comp := range res.Components {
+		if comp.Version == "" {
+			unversioned = append(unversioned, comp.Name)
+			continue
+		}
+		purls = append(purls, comp.Purl)
+	}
+	if len(unversioned) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d components have no pinned version and were not checked (%s): pin them in a lockfile",
+			len(unversioned), strings.Join(unversioned[:min(len(unversioned), 5)], ", ")+ciMore(len(unversioned)-5)))
+	}
+	project := o.project
+	if project == "" {
+		if abs, err := filepath.Abs(root); err == nil {
+			project = filepath.Base(abs)
+		}
+	}
+	in := report.Input{Root: root, Project: project, ToolVersion: Version, Components: res.Components, Skipped: res.Errors, Created: now.UTC()}
+	if in.Host, err = c.hostname(); err != nil {
+		in.Host = ""
+	}
+	if offline != nil {
+		in.Intel, in.Results = offline.info, offline.match(purls)
+	} else {
+		in.Intel = report.Intel{Mode: "service", Source: o.server}
+		in.Results, err = c.ciGate(ctx, base, o.apiKey, project, purls)
+	}
+	if err != nil {
+		return err
+	}
+	in.Warnings = warnings
+	r := report.New(in, sup)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(c.stderr(), "sentinel: warning: %s\n", w)
+	}
+	if err := c.ciWrite(o, format, r, root); err != nil {
+		return err
+	}
+	return &exitError{r.ExitCode, errors.New(r.VerdictLine())}
+}
+
+func ciMore(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and %d more", n)
+}
+
+// ciSuppressions reads the ignore file (the flag's, else the default one if
+// present) and the OpenVEX documents. Any invalid file is a usage error:
+// a gate must not run with suppressions it cannot read.
+func (c *Command) ciSuppressions(o *ciFlags, root string, now time.Time) (*report.Suppressions, []string, error) {
+	sup := &report.Suppressions{}
+	var warnings []string
+	name := o.ignore
+	if name == "" {
+		def := filepath.Join(root, DefaultIgnoreFile)
+		if _, err := os.Stat(def); err == nil {
+			name = def
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, &exitError{ExitUsage, fmt.Errorf("ignore file %s: %w", def, err)}
+		}
+	}
+	if name != "" {
+		entries, w, err := report.LoadIgnoreFile(name, now)
+		if err != nil {
+			return nil, nil, &exitError{ExitUsage, fmt.Errorf("%w: fix the file, or pass another with --ignore", err)}
+		}
+		sup.Ignore = entries
+		warnings = append(warnings, w...)
+	}
+	for _, v := range o.vex {
+		stmts, err := report.LoadOpenVEX(v, len(sup.VEX))
+		if err != nil {
+			return nil, nil, &exitError{ExitUsage, err}
+		}
+		sup.VEX = append(sup.VEX, stmts...)
+	}
+	return sup, warnings, nil
+}
+
+// ciIntel is a loaded offline snapshot.
+type ciIntel struct {
+	info     report.Intel
+	idx      *intel.Index
+	warnings []string
+}
+
+// ciLoadOffline reads an intel snapshot file and builds its index. A
+// snapshot that cannot be read, or holds no advisories, is an error: every
+// component would pass.
+func ciLoadOffline(ctx context.Context, file string, now time.Time) (*ciIntel, error) {
+	snap, _, err := intel.ReadSnapshotFile(ctx, file)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cannot use the offline intel database: %w; export a current one with: sentineld intel export -o FILE", err)
+	}
+	if len(snap.Advisories) == 0 {
+		return nil, fmt.Errorf("the offline intel database %s holds no advisories, so every component would pass; export a current one with: sentineld intel export -o FILE", file)
+	}
+	ci := &ciIntel{info: report.Intel{Mode: "offline", Source: file, Created: snap.Created.UTC()}}
+	if snap.KEV == nil || len(snap.KEV.Vulnerabilities) == 0 {
+		ci.warnings = append(ci.warnings, fmt.Sprintf("the offline intel database %s has no KEV catalog: known-exploited components are reported as vulnerable (71), not 70", file))
+	}
+	if !snap.Created.IsZero() && now.Sub(snap.Created) > ciStaleAfter {
+		ci.warnings = append(ci.warnings, fmt.Sprintf("the offline intel database %s is %d days old: newer advisories and KEV entries are missing; export a current one", file, int(now.Sub(snap.Created).Hours()/24)))
+	}
+	ci.idx = snap.Index(intel.Options{})
+	return ci, nil
+}
+
+// match matches purls in order, as the service's gate does.
+func (ci *ciIntel) match(purls []string) []report.Result {
+	out := make([]report.Result, 0, len(purls))
+	for _, r := range ci.idx.MatchBatch(purls) {
+		res := report.Result{Purl: r.Purl, Matches: r.Matches, EOL: r.EOL, Undecided: r.Undecided}
+		if r.Err != nil {
+			res.Error = "cannot parse the purl: " + r.Err.Error()
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// ciWrite writes the chosen format to -o FILE or stdout, and the table to
+// stderr unless the table itself goes to stdout. The verdict line on stderr
+// is Main's (the returned error).
+func (c *Command) ciWrite(o *ciFlags, format report.Format, r *report.Report, root string) error {
+	opts := report.Options{URIPrefix: sarifPrefix(root)}
+	tableToStderr := true
+	switch {
+	case o.output != "":
+		var buf bytes.Buffer
+		if err := report.Write(&buf, format, r, opts); err != nil {
+			return err
+		}
+		if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("write the %s report: %w", format, err)
+		}
+	case o.set["format"]:
+		if err := report.Write(c.stdout(), format, r, opts); err != nil {
+			return fmt.Errorf("write the %s report: %w", format, err)
+		}
+		tableToStderr = format != report.FormatTable
+	}
+	if tableToStderr {
+		opts.NoVerdict = true
+		return report.WriteTable(c.stderr(), r, opts)
+	}
+	return nil
+}
+
+// sarifPrefix makes SARIF locations relative to the working directory (the
+// repository checkout in CI) when DIR is inside it.
+func sarifPrefix(root string) string {
+	if !filepath.IsAbs(root) {
+		root = filepath.Clean(root)
+		if root == ".." || strings.HasPrefix(root, ".."+string(filepath.Separator)) {
+			return ""
+		}
+		return filepath.ToSlash(root)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// ciGateRequest and ciGateResponse are POST /v1/sca/gate's body and answer
+// (intelsvc.GateRequest, GateResponse), restated so that the agent does not
+// link the service.
+type ciGateRequest struct {
+	Purls   []string `json:"purls"`
+	Project string   `json:"project,omitempty"`
+}
+
+type ciGateResponse struct {
+	Verdict  string          `json:"verdict"`
+	ExitCode int             `json:"exit_code"`
+	Results  []report.Result `json:"results"`
+}
+
+// ciAPIError is an error answer of the service.
+type ciAPIError struct {
+	Status     int
+	Code       string // the body's "error"
+	Message    string
+	Scope      string // required_scope
+	RetryAfter time.Duration
+}
+
+func (e *ciAPIError) Error() string {
+	s := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
+	if e.Code != "" {
+		s += " " + e.Code
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// rateLimited: 429 rate_limited, or a 429 without a known code (an edge
+// network's answer); not scan_capacity.
+func (e *ciAPIError) rateLimited() bool {
+	return e.Status == http.StatusTooManyRequests && e.Code != "scan_capacity"
+}
+
+// ciGate sends the purls to the service's gate, in batches, and returns the
+// results in order. Errors carry the gate's exit codes.
+func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project string, purls []string) ([]report.Result, error) {
+	client := &http.Client{Timeout: 5 * time.Minute} // the service may wait 60 s for a scan slot
+	defer client.CloseIdleConnections()
+	u := base.JoinPath("/v1/sca/gate").String()
+	var out []report.Result
+	for start := 0; start == 0 || start < len(purls); start += ciBatch {
+		batch := append([]string{}, purls[start:min(start+ciBatch, len(purls))]...) // never null in JSON
+		resp, err := c.ciPost(ctx, client, u, apiKey, ciGateRequest{Purls: batch, Project: project})
+		if err != nil {
+			return nil, ciExplain(ctx, err, base.String())
+		}
+		if len(resp.Results) != len(batch) {
+			return nil, fmt.Errorf("the service answered %d results for %d components: cannot decide; report this to the operator", len(resp.Results), len(batch))
+		}
+		out = append(out, resp.Results...)
+	}
+	return out, nil
+}
+
+// ciPost posts one batch, retrying rate limits with the specification's
+// policy (Limits, rule 5).
+func (c *Command) ciPost(ctx context.Context, client *http.Client, u, apiKey string, body ciGateRequest) (*ciGateResponse, error) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	var delay time.Duration
+	for attempt := 1; ; attempt++ {
+		resp, err := c.ciPostOnce(ctx, client, u, apiKey, data)
+		var ae *ciAPIError
+		if err == nil || !errors.As(err, &ae) || !ae.rateLimited() || attempt >= ciMaxAttempts {
+			return resp, err
+		}
+		if delay == 0 {
+			delay = ae.RetryAfter
+			if delay <= 0 {
+				delay = ciDefaultRetryAfter
+			}
+		} else {
+			delay *= 2
+		}
+		wait := delay + time.Duration(rand.Int64N(int64(delay)/2+1))
+		fmt.Fprintf(c.stderr(), "sentinel: rate limited; retrying in %s (attempt %d of %d)\n", wait.Round(time.Second), attempt+1, ciMaxAttempts)
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (c *Command) ciPostOnce(ctx context.Context, client *http.Client, u, apiKey string, data []byte) (*ciGateResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "ApiKey "+apiKey)
+	req.Header.Set("User-Agent", "sentinel/"+Version)
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, ciReadError(resp)
+	}
+	var out ciGateResponse
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<30)).Decode(&out); err != nil {
+		return nil, fmt.Errorf("read the service's answer: %w", err)
+	}
+	return &out, nil
+}
+
+func ciReadError(resp *http.Response) error {
+	e := &ciAPIError{Status: resp.StatusCode}
+	var body struct {
+		Error         string `json:"error"`
+		Message       string `json:"message"`
+		RequiredScope string `json:"required_scope"`
+	}
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if json.Unmarshal(data, &body) == nil {
+		e.Code, e.Message, e.Scope = body.Error, body.Message, body.RequiredScope
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); err == nil && s > 0 {
+		e.RetryAfter = time.Duration(s) * time.Second
+	}
+	return e
+}
+
+// ciExplain turns a failed gate call into an error with the gate's exit
+// code and what to do about it.
+func ciExplain(ctx context.Context, err error, server string) error {
+	if ctx.Err() != nil {
+		return fmt.Errorf("the gate was interrupted: %w", ctx.Err())
+	}
+	var ae *ciAPIError
+	if !errors.As(err, &ae) {
+		if strings.HasPrefix(err.Error(), "read the service's answer") {
+			return fmt.Errorf("%w: cannot decide; retry, or report this to the operator", err)
+		}
+		return &exitError{ExitCIUnavailable, fmt.Errorf("cannot reach the service at %s: %w; check --server / SENTINEL_SERVER and the network, retry, or gate offline with --offline-db FILE", server, err)}
+	}
+	switch {
+	case ae.Status == http.StatusTooManyRequests && ae.Code == "scan_capacity":
+		after := ""
+		if ae.RetryAfter > 0 {
+			after = fmt.Sprintf(" (the service suggests %s)", ae.RetryAfter)
+		}
+		return &exitError{ExitCICapacity, fmt.Errorf("scan_capacity (exit %d): the organization's concurrent scans stayed busy and no slot opened in time; retry the job later%s", ExitCICapacity, after)}
+	case ae.Status == http.StatusForbidden && ae.Code == "metered":
+		return &exitError{ExitCIMetered, fmt.Errorf("metered (exit %d): the organization's monthly scans meter is exhausted; ask an administrator to raise the limit, or wait for next month", ExitCIMetered)}
+	case ae.rateLimited():
+		return &exitError{ExitCIUnavailable, fmt.Errorf("the service is still rate limiting this API key after %d attempts (%v); retry the job later", ciMaxAttempts, ae)}
+	case ae.Status == http.StatusUnauthorized:
+		return fmt.Errorf("the service refused the API key (%v): check --api-key / SENTINEL_API_KEY; the key may be revoked, mistyped or from another deployment", ae)
+	case ae.Status == http.StatusForbidden:
+		scope := ae.Scope
+		if scope == "" {
+			scope = "sca:read"
+		}
+		return fmt.Errorf("the API key may not use the gate (%v): create a key with the %s scope", ae, scope)
+	case ae.Status >= 500:
+		return &exitError{ExitCIUnavailable, fmt.Errorf("the service at %s is unavailable (%v); retry, or gate offline with --offline-db FILE", server, ae)}
+	}
+	return fmt.Errorf("the service refused the gate request (%v)", ae)
+}

@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+func (c *Command) sbomCmd(ctx context.Context, args []string) error {
+	fs := c.flagSet("sbom")
+	o := c.commonFlags(fs)
+	output := fs.String("output", "", "write the SBOM to this file (default: standard output, unless --submit)")
+	submit := fs.Bool("submit", false, "submit the SBOM to the agent listener with the enrolled certificate")
+	host := fs.String("host", "", "the host name written in the SBOM (default: the enrolled host name, else the system's)")
+	asJSON := fs.Bool("json", false, "with --submit, print the service's answer as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usageErr("usage: sentinel sbom [--output FILE] [--submit] [DIR]")
+	}
+	o.env(c)
+	root := "."
+	if len(pos) == 1 {
+		root = pos[0]
+	}
+	if *host == "" {
+		// An enrolled agent names itself as it enrolled.
+		if dir, err := c.home(); err == nil {
+			var cfg savedConfig
+			if b, err := os.ReadFile(filepath.Join(dir, configFile)); err == nil && json.Unmarshal(b, &cfg) == nil {
+				*host = cfg.Host
+			}
+		}
+	}
+	if *host == "" {
+		if *host, err = c.hostname(); err != nil {
+			return fmt.Errorf("host name: %w (pass --host)", err)
+		}
+	}
+	if *submit && o.apiKey == "" {
+		return usageErr("--submit needs an API key with the sca:submit scope: --api-key or SENTINEL_API_KEY")
+	}
+	res, err := sbom.Extract(ctx, root, sbom.Options{Progress: c.stderr()})
+	if err != nil {
+		return err
+	}
+	for _, fe := range res.Errors {
+		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
+	}
+	abs, _ := filepath.Abs(root)
+	data, err := sbom.Marshal(sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs)}))
+	if err != nil {
+		return err
+	}
+	switch {
+	case *output != "":
+		if err := os.WriteFile(*output, data, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stderr(), "sentinel: wrote %s (%d components)\n", *output, len(res.Components))
+	case !*submit:
+		if _, err := c.stdout().Write(data); err != nil {
+			return err
+		}
+	}
+	if !*submit {
+		return nil
+	}
+	resp, err := c.submit(ctx, o, "", "", data)
+	if err != nil {
+		return err
+	}
+	return c.printSubmitted(resp, *asJSON)
+}
