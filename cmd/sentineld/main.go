@@ -7,6 +7,7 @@
 //	sentineld admin create-org --slug acme [--name "Acme Corp"]
 //	sentineld admin create-key --org acme --scopes sca:read,sca:submit [--name ci]
 //	sentineld admin set-meter --org acme --meter scans --limit 100
+//	sentineld admin create-enrollment-token --org acme
 //
 // Every flag can also be set as an environment variable: SENTINEL_ and the
 // flag's name in upper case with dashes as underscores (--agent-addr is
@@ -26,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/server"
@@ -45,6 +47,7 @@ commands:
   serve        run the service (API, agent listener, share site, workers)
   migrate      apply database migrations and exit
   admin        manage organizations, keys and meters (see: sentineld admin)
+  intel        import advisories, KEV and end-of-life data; export an offline snapshot
   version      print the version
 
 Run "sentineld <command> -h" for a command's flags.
@@ -95,6 +98,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return migrate(ctx, args[1:], stdout, stderr, getenv)
 	case "admin":
 		return admin(ctx, args[1:], stdout, stderr, getenv)
+	case "intel":
+		return intelCmd(ctx, args[1:], stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, server.Version)
 		return nil
@@ -160,18 +165,30 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	storeFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "API listen address")
 	fs.StringVar(&cfg.AgentAddr, "agent-addr", cfg.AgentAddr, "agent listener (mutual TLS) address")
+	agentNames := fs.String("agent-name", "", "comma-separated extra DNS names or IPs for the agent listener's certificate (the names agents dial)")
 	fs.StringVar(&cfg.ShareAddr, "share-addr", cfg.ShareAddr, "Evidence Bundle share site listen address")
 	fs.StringVar(&cfg.ShareURL, "share-url", "", "public base URL of the share site (default http://<share-addr>)")
 	fs.StringVar(&cfg.PublicURL, "public-url", "", "public base URL of the API (default http://<addr>)")
 	fs.StringVar(&cfg.Redis, "redis", "", "Redis URL for rate limits shared between replicas (redis://127.0.0.1:6379/0)")
 	fs.BoolVar(&cfg.AllowPrivateTargets, "allow-private-targets", false, "let webhooks reach plain HTTP and private addresses (local use and tests only)")
 	fs.IntVar(&cfg.Workers, "workers", cfg.Workers, "background jobs run at once")
+	var intelOSV multiFlag
+	fs.Var(&intelOSV, "intel-osv", "OSV source for the periodic intel sync (repeatable; directory, all.zip or URL)")
+	fs.StringVar(&cfg.Intel.KEV, "intel-kev", "", "KEV catalog source for the periodic intel sync (file or URL)")
+	fs.StringVar(&cfg.Intel.EOL, "intel-eol", "", "endoflife.date directory for the periodic intel sync")
+	fs.DurationVar(&cfg.IntelInterval, "intel-interval", 24*time.Hour, "how often the periodic intel sync runs")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	demo := fs.Bool("demo", false, "create a demo organization and print an API key with every scope")
 	if err := parse(fs, args, getenv); err != nil {
 		return err
 	}
 	cfg.MasterKey = getenv("SENTINEL_MASTER_KEY")
+	cfg.Intel.OSV = intelOSV
+	for _, n := range strings.Split(*agentNames, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			cfg.AgentNames = append(cfg.AgentNames, n)
+		}
+	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
 		return usageErr("--log-level: %v", err)
@@ -234,6 +251,7 @@ commands:
   create-key   --org acme --scopes sca:read,sca:submit [--name ci]   (prints the key alone on the last line)
   set-meter    --org acme --meter scans|sbom_submissions|recommendations --limit N|unlimited
   list-orgs
+  create-enrollment-token --org acme   (prints the one-time agent enrollment token alone on the last line)
 
 Every admin command also takes --data and --database, and works while the service runs.
 `
@@ -320,6 +338,32 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 			return err
 		}
 		fmt.Fprintf(stdout, "meter %s of %s set to %s per month\n", *meter, *org, *limit)
+		return nil
+	case "create-enrollment-token":
+		// The token pins the agent server CA, which this creates on first
+		// use with the master key: open the whole server, listen on nothing.
+		org := fs.String("org", "", "organization slug")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		if *org == "" {
+			return usageErr("--org is required")
+		}
+		cfg.MasterKey = getenv("SENTINEL_MASTER_KEY")
+		s, err := server.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		o, err := s.DB.FindOrgBySlug(ctx, *org)
+		if err != nil {
+			return err
+		}
+		t, err := s.Agent.CreateEnrollmentToken(ctx, o, server.AdminActor)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created %s; it is shown once, enroll with: sentinel enroll --server https://<agent-addr> --token <token>\n%s\n", t, t.Token)
 		return nil
 	case "list-orgs":
 		if err := parse(fs, args[1:], getenv); err != nil {

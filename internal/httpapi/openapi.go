@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"path"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -18,7 +19,7 @@ var pathParam = regexp.MustCompile(`\{([a-zA-Z_]+)\.{0,3}\}`)
 // net/http).
 func (s *Server) OpenAPI() *huma.OpenAPI {
 	s.init()
-	reg := huma.NewMapRegistry("#/components/schemas/", huma.DefaultSchemaNamer)
+	reg := huma.NewMapRegistry("#/components/schemas/", schemaNamer)
 	errSchema := reg.Schema(reflect.TypeOf(ErrorBody{}), true, "Error")
 	doc := &huma.OpenAPI{
 		OpenAPI: "3.1.0",
@@ -82,4 +83,19 @@ func operationID(rt Route) string {
 		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
+}
+
+// schemaNamer names schemas after their Go type, prefixed with the package
+// for types outside the domain package: two capabilities may both have a
+// CreateRequest.
+func schemaNamer(t reflect.Type, hint string) string {
+	name := huma.DefaultSchemaNamer(t, hint)
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	pkg := path.Base(t.PkgPath())
+	if t.Name() == "" || pkg == "." || pkg == "sentinel" || strings.HasPrefix(name, strings.ToUpper(pkg[:1])+pkg[1:]) {
+		return name
+	}
+	return strings.ToUpper(pkg[:1]) + pkg[1:] + name
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
@@ -45,6 +46,13 @@ func mustKey(tb testing.TB, s *server.Server, org string, scopes []string) strin
 // route with path parameters must have one: the tenant-isolation walk
 // below fails for a route without.
 var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string{
+	// Advisories are global data: another organization's id does not
+	// exist, so the walk checks an unknown id is 404.
+	"GET /v1/sca/intel/advisories/{id}": func(*testing.T, *server.Server, *sentinel.Organization) map[string]string {
+		return map[string]string{"id": "GHSA-0000-0000-0000"}
+	},
+	"GET /v1/findings/{id}":   findingFixture,
+	"PATCH /v1/findings/{id}": findingFixture,
 	"DELETE /v1/api-keys/{id}": func(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
 		k, _, err := server.CreateKey(context.Background(), s.DB, org.Slug, "victim", []string{sentinel.ScopeSCARead})
 		if err != nil {
@@ -52,6 +60,49 @@ var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Org
 		}
 		return map[string]string{"id": k.ID}
 	},
+	"GET /v1/webhooks/{id}":                                     webhookFixture,
+	"PATCH /v1/webhooks/{id}":                                   webhookFixture,
+	"DELETE /v1/webhooks/{id}":                                  webhookFixture,
+	"POST /v1/webhooks/{id}/rotate-secret":                      webhookFixture,
+	"GET /v1/webhooks/{id}/deliveries":                          webhookFixture,
+	"POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver": webhookFixture,
+	"POST /v1/webhooks/{id}/test":                               webhookFixture,
+	"POST /webhooks/{id}/test":                                  webhookFixture,
+	"GET /v1/sbom/submissions/{id}":                             submissionFixture,
+	"GET /v1/sbom/submissions/{id}/document":                    submissionFixture,
+	"POST /v1/sca/bundles/{id}/revoke":                          bundleFixture,
+	"GET /v1/sca/bundles/{id}/audit":                            bundleFixture,
+}
+
+// submissionFixture stores an SBOM submission in org and returns its id.
+func submissionFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	sbom := `{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,"components":[{"type":"library","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"}]}`
+	res, err := s.Agent.Ingest(context.Background(), org, "key_fixture", "fixture-host", "", []byte(sbom))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": res.ID}
+}
+
+// webhookFixture registers a webhook in org with one delivery (of a test
+// event) and returns both ids.
+func webhookFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	ctx := context.Background()
+	id := sentinel.NewID(sentinel.PrefixWebhook)
+	var did string
+	err := s.DB.InTx(ctx, func(tx *store.Tx) (err error) {
+		w := &store.Webhook{ID: id, OrgID: org.ID, URL: "https://example.com/hook", Events: []string{"*"}, Active: true,
+			Secret: s.Box.Seal([]byte("whsec_fixture"), []byte(id))}
+		if err := tx.CreateWebhook(ctx, w); err != nil {
+			return err
+		}
+		_, did, err = tx.EmitTestEvent(ctx, org, id, map[string]string{}, time.Hour)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": id, "delivery_id": did}
 }
 
 var param = regexp.MustCompile(`\{([a-zA-Z_]+)\.{0,3}\}`)
@@ -170,4 +221,36 @@ func TestOpenSQLitePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+}
+
+// findingFixture writes a finding in org and returns its id.
+func findingFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	ctx := context.Background()
+	f := &sentinel.Finding{OrgID: org.ID, Purl: "pkg:npm/lodash@4.17.15", AdvisoryID: sentinel.NewID("GHSA-"), Category: sentinel.CategoryVulnerableComponent,
+		CWE: sentinel.CWEVulnerableDependency, Severity: "high", RiskScore: 75, Band: "high", Status: sentinel.StatusOpen}
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		a, _, err := tx.UpsertAsset(ctx, org.ID, "fixture-host", "host")
+		if err != nil {
+			return err
+		}
+		f.AssetID, f.FirstSeen, f.LastSeen, f.SLADueAt = a.ID, tx.Now, tx.Now, tx.Now
+		return tx.SaveFinding(ctx, f)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": f.ID}
+}
+
+// bundleFixture stores an Evidence Bundle of org (not built: the walk only
+// needs its id).
+func bundleFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	now := time.Now().UTC().Truncate(time.Second)
+	b := &store.Bundle{ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Scope: []string{"audit"}, WindowDays: 1,
+		WindowStart: now.Add(-24 * time.Hour), WindowEnd: now, TokenHash: []byte(sentinel.NewID("tok_")),
+		PasswordHash: "x", CreatedBy: "t", ExpiresAt: now.Add(time.Hour)}
+	if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateBundle(context.Background(), b) }); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": b.ID}
 }

@@ -7,6 +7,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -15,14 +16,22 @@ import (
 	"net/http"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/sentinel-sca/sentinel/internal/agentapi"
+	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/finding"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
+	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/jobs"
+	"github.com/sentinel-sca/sentinel/internal/netguard"
 	"github.com/sentinel-sca/sentinel/internal/ratelimit"
 	"github.com/sentinel-sca/sentinel/internal/scancap"
 	"github.com/sentinel-sca/sentinel/internal/secret"
+	"github.com/sentinel-sca/sentinel/internal/share"
 	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/webhookd"
 )
 
 // Version is the build's version, set by the linker.
@@ -38,6 +47,9 @@ type Config struct {
 	Addr string
 	// AgentAddr is the agent listener's (mutual TLS) listen address.
 	AgentAddr string
+	// AgentNames are extra DNS names or IP addresses for the agent
+	// listener's certificate: the names agents dial it by.
+	AgentNames []string
 	// ShareAddr is the Evidence Bundle share site's listen address.
 	ShareAddr string
 	// ShareURL is the share site's public base URL (default http://ShareAddr).
@@ -52,6 +64,11 @@ type Config struct {
 	// AllowPrivateTargets lets webhooks (and scans) reach plain HTTP and
 	// private addresses: for local use and tests only.
 	AllowPrivateTargets bool
+	// Intel names the sources the periodic intel sync reads (none: no
+	// periodic sync; `sentineld intel sync` still works).
+	Intel intelsvc.Sources
+	// IntelInterval is how often the intel sync runs (default 24h).
+	IntelInterval time.Duration
 	// Workers is the number of background jobs run at once.
 	Workers int
 	// Logger receives JSON logs (default: discard).
@@ -87,10 +104,26 @@ type Server struct {
 	Jobs   *jobs.Runner
 	Box    *secret.Box
 	Logger *slog.Logger
+	// Intel holds this replica's match index; Findings turns matches into
+	// findings.
+	Intel    *intelsvc.Service
+	Findings *finding.Engine
+	// Evidence issues and builds Evidence Bundles; Share is the
+	// recipients' site on ShareAddr.
+	Evidence *evidence.Service
+	Share    *share.Site
 
-	apiLn net.Listener
-	srvs  []*http.Server
-	lns   []net.Listener
+	shareURL atomic.Pointer[string]
+	// Webhooks registers webhooks and delivers events to them.
+	Webhooks *webhookd.Service
+	// Agent serves the agent listener and the agent's API routes
+	// (enrollment tokens, inventory search, submissions).
+	Agent *agentapi.Service
+
+	apiLn   net.Listener
+	agentLn net.Listener
+	srvs    []*http.Server
+	lns     []net.Listener
 
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -140,8 +173,42 @@ func Open(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	s.API = &httpapi.Server{DB: db, Logger: cfg.Logger, Limiter: limiter, Cap: scancap.New(db), Version: Version}
 	s.Jobs = &jobs.Runner{DB: db, Logger: cfg.Logger, Workers: cfg.Workers}
+	s.Webhooks = &webhookd.Service{DB: db, Box: s.Box, Logger: cfg.Logger, Policy: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets},
+		UserAgent: "Sentinel-Webhooks/" + Version, Metrics: s.API.Registry()}
+	s.API.Handle(s.Webhooks.Routes()...)
+	s.Agent = &agentapi.Service{DB: db, Box: s.Box, Logger: cfg.Logger, Limiter: limiter, ServerNames: cfg.AgentNames,
+		Version: Version, Now: cfg.Now}
+	s.API.Handle(s.Agent.Routes()...)
+	s.Jobs.Register(webhookd.PurgeJobKind, s.Webhooks.Purge)
+	s.Jobs.Every(jobs.Periodic{Name: webhookd.PurgeJobKind, Kind: webhookd.PurgeJobKind, Interval: 24 * time.Hour, Delay: time.Hour})
+
+	// Evidence Bundles: the signing CA is created on the first start and
+	// kept in the store, its keys sealed with the master key.
+	ca, err := evidence.LoadOrCreateCA(ctx, db, s.Box, cfg.Now())
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	shareURL := cfg.ShareURL
+	if shareURL == "" {
+		shareURL = "http://" + cfg.ShareAddr // replaced by the bound address in Start
+	}
+	s.shareURL.Store(&shareURL)
+	publicURL := cfg.PublicURL
+	if publicURL == "" {
+		publicURL = "http://" + cfg.Addr
+	}
+	s.Evidence = &evidence.Service{DB: db, CA: ca, Logger: cfg.Logger, PublicURL: publicURL, ShareURL: s.ShareURL,
+		Notify: s.Jobs.Notify, Now: cfg.Now}
+	s.API.Handle(s.Evidence.Routes()...)
+	s.Jobs.Register(evidence.JobBuild, s.Evidence.BuildJob)
+	s.Share = &share.Site{DB: db, Logger: cfg.Logger, BaseURL: s.ShareURL, Limiter: limiter, Now: cfg.Now}
+	s.setupIntel()
 	return s, nil
 }
+
+// ShareURL returns the share site's public base URL.
+func (s *Server) ShareURL() string { return *s.shareURL.Load() }
 
 func loadMasterKey(cfg Config) ([]byte, error) {
 	if cfg.MasterKey != "" {
@@ -169,6 +236,17 @@ func loadMasterKey(cfg Config) ([]byte, error) {
 // Start listens and serves the API and starts the workers. It returns once
 // listening; Close stops everything.
 func (s *Server) Start(ctx context.Context) error {
+	shareLn, err := net.Listen("tcp", s.Config.ShareAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.Config.ShareAddr, err)
+	}
+	if s.Config.ShareURL == "" {
+		u := "http://" + shareLn.Addr().String()
+		s.shareURL.Store(&u)
+	}
+	s.serve(shareLn, &http.Server{Handler: s.Share.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10})
+
 	ln, err := net.Listen("tcp", s.Config.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", s.Config.Addr, err)
@@ -177,15 +255,46 @@ func (s *Server) Start(ctx context.Context) error {
 	s.serve(ln, &http.Server{Handler: s.API, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
 		WriteTimeout: 5 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10})
 
+	if err := s.startAgent(ctx); err != nil {
+		return err
+	}
+
 	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	s.startIntel(ctx)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		_ = s.Jobs.Run(ctx)
 	}()
-	s.Logger.Info("sentineld listening", "api", ln.Addr().String(), "engine", s.DB.Engine, "version", Version)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		_ = s.Webhooks.Run(ctx)
+	}()
+	s.Logger.Info("sentineld listening", "api", ln.Addr().String(), "agent", s.agentLn.Addr().String(), "share", shareLn.Addr().String(), "engine", s.DB.Engine, "version", Version)
 	return nil
 }
+
+// startAgent listens on AgentAddr with mutual TLS (the agent server CA is
+// created on first start).
+func (s *Server) startAgent(ctx context.Context) error {
+	host, _, _ := net.SplitHostPort(s.Config.AgentAddr)
+	tlsCfg, err := s.Agent.TLSConfig(ctx, host)
+	if err != nil {
+		return fmt.Errorf("agent listener: %w", err)
+	}
+	ln, err := net.Listen("tcp", s.Config.AgentAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.Config.AgentAddr, err)
+	}
+	s.agentLn = ln
+	s.serve(tls.NewListener(ln, tlsCfg), &http.Server{Handler: s.Agent.Handler(), ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout: 10 * time.Minute, WriteTimeout: 10 * time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10})
+	return nil
+}
+
+// AgentURL is the agent listener's base URL as listened on.
+func (s *Server) AgentURL() string { return "https://" + s.agentLn.Addr().String() }
 
 func (s *Server) serve(ln net.Listener, srv *http.Server) {
 	srv.ErrorLog = slog.NewLogLogger(s.Logger.Handler(), slog.LevelWarn)

@@ -225,3 +225,13 @@ func (db *DB) IntelCounts(ctx context.Context) (advisories, withdrawn, kev, eol 
 		(SELECT COUNT(*) FROM intel_eol)`, true).Scan(&advisories, &withdrawn, &kev, &eol)
 	return
 }
+
+// KEVByCVE returns the catalog entry of a CVE. Errors: ENOTFOUND.
+func (db *DB) KEVByCVE(ctx context.Context, cve string) (*KEVRow, error) {
+	var r KEVRow
+	err := db.QueryRow(ctx, `SELECT cve, date_added, ransomware, raw FROM intel_kev WHERE cve = $1`, cve).Scan(&r.CVE, &r.DateAdded, &r.Ransomware, &r.Raw)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("kev entry")
+	}
+	return &r, err
+}

@@ -33,6 +33,9 @@ func Run(t *testing.T, open Opener) {
 		{"leases", testLeases},
 		{"meters", testMeters},
 		{"tx_rollback", testRollback},
+		{"agent_inventory", testAgent},
+		{"bundles", testBundles}, {"signing_ca", testSigningCA}, {"evidence_sources", testEvidenceSources},
+		{"webhooks_crud", testWebhooksCRUD}, {"webhook_fanout_order", testWebhookFanOutAndOrder}, {"webhook_deliveries_claimed_once", testDeliveriesClaimedOnce}, {"webhook_fanout_concurrent", testFanOutConcurrent},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, open(t)) })
