@@ -180,7 +180,7 @@ func TestWebhookAPI(t *testing.T) {
 	// Rotate: a new secret, shown once; deliveries carry both signatures.
 	var rot webhookd.WithSecret
 	if code := call(t, base, key, "POST", "/v1/webhooks/"+created.ID+"/rotate-secret", nil, &rot); code != 200 || rot.Secret == created.Secret ||
-		!strings.HasPrefix(rot.Secret, "whsec_") || rot.PreviousSecretExpiresAt == nil || rot.PreviousSecretExpiresAt.Sub(time.Now()) < 23*time.Hour {
+		!strings.HasPrefix(rot.Secret, "whsec_") || rot.PreviousSecretExpiresAt == nil || time.Until(*rot.PreviousSecretExpiresAt) < 23*time.Hour {
 		t.Fatalf("rotate: %d %+v", code, rot)
 	}
 	call(t, base, key, "POST", "/v1/webhooks/"+created.ID+"/test", nil, &tr)
