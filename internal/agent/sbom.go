@@ -14,6 +14,7 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 	fs := c.flagSet("sbom")
 	o := c.commonFlags(fs)
 	output := fs.String("output", "", "write the SBOM to this file (default: standard output, unless --submit)")
+	fs.StringVar(output, "o", "", "short for --output")
 	submit := fs.Bool("submit", false, "submit the SBOM to the agent listener with the enrolled certificate")
 	host := fs.String("host", "", "the host name written in the SBOM (default: the enrolled host name, else the system's)")
 	asJSON := fs.Bool("json", false, "with --submit, print the service's answer as JSON")

@@ -1,6 +1,7 @@
 package intelsvc
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -95,14 +96,14 @@ func (s *Service) match(w http.ResponseWriter, r *http.Request) error {
 	if len(req.Purls) > MaxMatchPurls {
 		return sentinel.InvalidField("purls", "at most %d purls per request; split the batch", MaxMatchPurls)
 	}
-	httpapi.WriteJSON(w, 200, MatchResponse{Results: s.matchResults(req.Purls)})
+	httpapi.WriteJSON(w, 200, MatchResponse{Results: s.matchResults(r.Context(), req.Purls)})
 	return nil
 }
 
 // matchResults matches purls in request order; an unparseable purl gets an
 // error of its own instead of failing the batch.
-func (s *Service) matchResults(purls []string) []MatchResult {
-	res := s.Index().MatchBatch(purls)
+func (s *Service) matchResults(ctx context.Context, purls []string) []MatchResult {
+	res := s.Current(ctx).MatchBatch(purls)
 	out := make([]MatchResult, len(res))
 	for i, x := range res {
 		out[i] = MatchResult{Purl: purls[i], Matches: x.Matches, EOL: x.EOL, Undecided: x.Undecided}

@@ -95,6 +95,10 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, capacity *scancap
 		return sentinel.InvalidField("purls", "at most %d purls per request; split the batch", MaxMatchPurls)
 	}
 	p := httpapi.PrincipalFromContext(r.Context())
+	// With no intel the gate cannot decide: it must not say OK.
+	if st := s.Current(r.Context()).Stats(); st.Advisories == 0 {
+		return sentinel.Errorf(sentinel.EUNAVAILABLE, "no advisory data is loaded yet, so the gate cannot decide; an operator must run sentineld intel sync")
+	}
 	slot, err := capacity.Acquire(r.Context(), p.OrgID)
 	if err != nil {
 		if sentinel.ErrorCode(err) == sentinel.ECAPACITY {
@@ -117,7 +121,7 @@ func (s *Service) gate(w http.ResponseWriter, r *http.Request, capacity *scancap
 	if err != nil {
 		return err
 	}
-	out := GateResponse{Results: s.matchResults(req.Purls)}
+	out := GateResponse{Results: s.matchResults(r.Context(), req.Purls)}
 	out.Verdict, out.ExitCode, out.Summary = Verdict(out.Results)
 	w.Header().Set("X-Sentinel-Exit-Code", strconv.Itoa(out.ExitCode))
 	httpapi.WriteJSON(w, http.StatusOK, out)

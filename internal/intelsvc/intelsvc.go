@@ -51,6 +51,7 @@ type Service struct {
 
 	idx     atomic.Pointer[intel.Index]
 	loaded  atomic.Int64 // sync id the index reflects
+	checked atomic.Int64 // unix ms of the last look for a newer sync
 	mu      sync.Mutex   // one sync or reload at a time in this process
 	kevMeta atomic.Pointer[kevMeta]
 }
@@ -185,6 +186,20 @@ func (s *Service) Refresh(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	return true, s.Reload(ctx)
+}
+
+// Current returns the index after making sure it reflects the newest
+// sync: a request never answers from intel more than 100 ms stale,
+// even right after a sync made by the CLI or another replica. The check is
+// one indexed query, made at most ten times a second.
+func (s *Service) Current(ctx context.Context) *intel.Index {
+	now := time.Now().UnixMilli()
+	if last := s.checked.Load(); now-last > 100 && s.checked.CompareAndSwap(last, now) {
+		if _, err := s.Refresh(ctx); err != nil {
+			s.logger().Warn("refresh intel index", "err", err)
+		}
+	}
+	return s.Index()
 }
 
 // Loaded reports whether the index has been built once (for /readyz).

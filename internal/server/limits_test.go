@@ -160,3 +160,16 @@ func header(h http.Header, name string) []string {
 	}
 	return nil
 }
+
+// TestGateFailsClosedWithoutIntel: with no advisory data loaded the CI gate
+// answers 503 instead of a verdict; it must never say OK blindly.
+func TestGateFailsClosedWithoutIntel(t *testing.T) {
+	s := MustServer(t)
+	if _, err := server.CreateOrg(context.Background(), s.DB, "acme", ""); err != nil {
+		t.Fatal(err)
+	}
+	w := do(s, "POST", "/v1/sca/gate", mustKey(t, s, "acme", []string{sentinel.ScopeSCARead}), `{"purls":["pkg:npm/lodash@4.17.15"]}`)
+	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), `"unavailable"`) {
+		t.Errorf("gate without intel: %d %s", w.Code, w.Body)
+	}
+}
