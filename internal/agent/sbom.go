@@ -18,6 +18,8 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 	submit := fs.Bool("submit", false, "submit the SBOM to the agent listener with the enrolled certificate")
 	host := fs.String("host", "", "the host name written in the SBOM (default: the enrolled host name, else the system's)")
 	asJSON := fs.Bool("json", false, "with --submit, print the service's answer as JSON")
+	enrich := fs.Bool("enrich", false, "add vulnerabilities (OSV id, aliases, ratings, CWEs, fixed versions, known-exploited flag) from the match API or --offline-db")
+	offlineDB := fs.String("offline-db", "", "with --enrich: an intel snapshot (sentineld intel export) instead of the match API")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -55,7 +57,22 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
 	}
 	abs, _ := filepath.Abs(root)
-	data, err := sbom.Marshal(sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs)}))
+	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs)})
+	if *enrich {
+		purls := make([]string, 0, len(res.Components))
+		for _, comp := range res.Components {
+			if comp.Purl != "" {
+				purls = append(purls, comp.Purl)
+			}
+		}
+		matches, err := c.enrichMatches(ctx, o, *offlineDB, purls)
+		if err != nil {
+			return err
+		}
+		sbom.Enrich(bom, matches)
+		fmt.Fprintf(c.stderr(), "sentinel: enriched %d of %d components with advisories\n", len(matches), len(purls))
+	}
+	data, err := sbom.Marshal(bom)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,80 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/sentinel-sca/sentinel"
+)
+
+// enrichMatches finds the advisories of purls for `sentinel sbom --enrich`:
+// from an offline intel snapshot when offlineDB is set, else from the
+// tenant's match API (POST /v1/sca/match, scope sca:read), in batches.
+func (c *Command) enrichMatches(ctx context.Context, o *common, offlineDB string, purls []string) (map[string][]sentinel.AdvisoryMatch, error) {
+	out := map[string][]sentinel.AdvisoryMatch{}
+	if offlineDB != "" {
+		ci, err := ciLoadOffline(ctx, offlineDB, time.Now())
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ci.warnings {
+			fmt.Fprintln(c.stderr(), "sentinel: warning:", w)
+		}
+		for _, r := range ci.match(purls) {
+			if len(r.Matches) > 0 {
+				out[r.Purl] = r.Matches
+			}
+		}
+		return out, nil
+	}
+	if o.server == "" || o.apiKey == "" {
+		return nil, usageErr("--enrich needs --offline-db FILE, or --server and an API key with sca:read (SENTINEL_SERVER, SENTINEL_API_KEY)")
+	}
+	base, err := url.Parse(o.server)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
+		return nil, usageErr("--server %q is not an http(s) URL", o.server)
+	}
+	client := &http.Client{Timeout: 2 * time.Minute}
+	defer client.CloseIdleConnections()
+	for start := 0; start == 0 || start < len(purls); start += ciBatch {
+		batch := append([]string{}, purls[start:min(start+ciBatch, len(purls))]...)
+		body, _ := json.Marshal(map[string][]string{"purls": batch})
+		req, err := http.NewRequestWithContext(ctx, "POST", base.JoinPath("/v1/sca/match").String(), bytes.NewReader(body))
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "ApiKey "+o.apiKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			err := ciReadError(resp)
+			resp.Body.Close()
+			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
+		}
+		var mr struct {
+			Results []struct {
+				Purl    string                   `json:"purl"`
+				Matches []sentinel.AdvisoryMatch `json:"matches"`
+			} `json:"results"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&mr)
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
+		}
+		for _, r := range mr.Results {
+			if len(r.Matches) > 0 {
+				out[r.Purl] = r.Matches
+			}
+		}
+	}
+	return out, nil
+}
