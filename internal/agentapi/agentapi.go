@@ -70,7 +70,8 @@ const (
 	// DefaultMaxSubmission is the largest SBOM accepted, 64 MiB.
 	DefaultMaxSubmission = 64 << 20
 	// DefaultMemoryBudget bounds the memory that SBOMs being decoded and
-	// stored may hold at once (see Service.MemoryBudget).
+	// stored may hold at once (see Service.MemoryBudget): two 64 MiB SBOMs
+	// at a time, many small ones.
 	DefaultMemoryBudget = 512 << 20
 	// TokenTTL is an enrollment token's lifetime.
 	TokenTTL = 24 * time.Hour

@@ -149,6 +149,17 @@ func runUnreliable(t *testing.T, dbs []*store.DB, subjects, perSubject, stalls i
 
 	waitFor(t, 90*time.Second, "every event acknowledged", func() bool { return acked.count(ids) == len(ids) })
 	elapsed := time.Since(start)
+	// The receiver may see its 2xx before the sender has recorded it (outcomes
+	// are written in batches), so give the last outcomes a moment.
+	waitFor(t, 10*time.Second, "the last outcomes recorded", func() bool {
+		for _, st := range []string{store.DeliveryWaiting, store.DeliveryPending} {
+			ds, _, err := db.ListDeliveries(context.Background(), store.DeliveryFilter{OrgID: org.ID, WebhookID: wh.ID, State: st, Page: store.Page{Limit: 1}})
+			if err != nil || len(ds) != 0 {
+				return false
+			}
+		}
+		return true
+	})
 
 	mu.Lock()
 	defer mu.Unlock()
