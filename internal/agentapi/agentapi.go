@@ -19,6 +19,10 @@
 // a CSR with the token to POST /v1/agent/enroll and receives its client
 // certificate.
 //
+// Agents are listed (GET /v1/agents) and revoked (POST
+// /v1/agents/{id}/revoke, scope admin); a revoked agent's certificate is
+// refused in the handshake like a foreign one.
+//
 // Submission. POST /sentinel/sbom/submit needs both a client certificate
 // from an organization's agent CA (checked in the TLS handshake) and an API
 // key with sca:submit (Authorization: ApiKey) of the same organization. A
@@ -33,8 +37,15 @@
 // the sbom.submitted event are written in one transaction.
 //
 // Search. GET /api/v1/inventory/components/search reads the inverted index
-// (inventory_sightings: one row per host and component, indexed by
-// organization, normalised name and version).
+// (inventory_sightings: one row per host and component, keyed by
+// organization, normalised name and version first) and aggregates in the
+// database, per host and per purl. The name is matched case-insensitively
+// under each ecosystem's normalisation (PEP 503 for PyPI, '-' = '_' for
+// crates.io, lower case elsewhere); a version matches with or without a
+// leading "v". matches counts component occurrences (one per submission
+// that listed a matching component), hosts lists at most 1000 hosts
+// (host_count and truncated tell the rest), kev asks the KEVChecker about
+// every matching purl, and first_seen has minute precision in UTC.
 package agentapi
 
 import (
@@ -193,6 +204,12 @@ func (s *Service) Routes() []httpapi.Route {
 		{Method: "POST", Path: "/v1/agent/enrollment-tokens", Scope: sentinel.ScopeAdmin, Status: http.StatusCreated,
 			Summary:  "Create a one-time agent enrollment token (valid 24 hours). The token is shown once.",
 			Response: TokenResponse{}, Handler: s.createToken},
+		{Method: "GET", Path: "/v1/agents", Scope: sentinel.ScopeAdmin, Query: []string{"limit", "cursor"},
+			Summary:  "List the organization's enrolled agents (one per issued client certificate).",
+			Response: httpapi.ListResponse[store.Agent]{}, Handler: s.listAgents},
+		{Method: "POST", Path: "/v1/agents/{id}/revoke", Scope: sentinel.ScopeAdmin,
+			Summary:  "Revoke an agent: its certificate is refused in the TLS handshake from now on.",
+			Response: store.Agent{}, Handler: s.revokeAgent},
 		{Method: "GET", Path: "/api/v1/inventory/components/search", Scope: sentinel.ScopeSCARead, Query: []string{"name", "version"},
 			Summary:  "Search the component inventory by name (and version) across every submission.",
 			Response: SearchResult{}, Handler: s.search},

@@ -257,6 +257,19 @@ func TestEnrollSubmitSearch(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "(metered, HTTP 403)") {
 		t.Errorf("metered: exit %d %q", code, errOut)
 	}
+
+	// A revoked agent is refused in the handshake.
+	var agents struct{ Data []struct{ ID, Host string } }
+	if st := e.api(t, "GET", "/v1/agents", e.adminKey, &agents); st != 200 || len(agents.Data) != 1 || agents.Data[0].Host != "test-host" {
+		t.Fatalf("list agents: %d %+v", st, agents)
+	}
+	if st := e.api(t, "POST", "/v1/agents/"+agents.Data[0].ID+"/revoke", e.adminKey, nil); st != 200 {
+		t.Fatalf("revoke: %d", st)
+	}
+	_, errOut, code = runAgent(t, home, []string{"SENTINEL_API_KEY=" + e.acmeKey}, "submit", golden)
+	if code != 1 || !strings.Contains(errOut, "refused this agent's certificate") {
+		t.Errorf("revoked agent: exit %d %q", code, errOut)
+	}
 }
 
 func firstVersion(t *testing.T, e *testEnv, name string) string {

@@ -160,3 +160,36 @@ func parseCSR(s string) (*x509.CertificateRequest, error) {
 	}
 	return csr, nil
 }
+
+func (s *Service) listAgents(w http.ResponseWriter, r *http.Request) error {
+	page, err := httpapi.PageFromQuery(r)
+	if err != nil {
+		return err
+	}
+	as, next, err := s.DB.ListAgents(r.Context(), httpapi.PrincipalFromContext(r.Context()).OrgID, page)
+	if err != nil {
+		return err
+	}
+	out := httpapi.ListResponse[store.Agent]{Data: make([]store.Agent, 0, len(as)), NextCursor: next}
+	for _, a := range as {
+		out.Data = append(out.Data, *a)
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+func (s *Service) revokeAgent(w http.ResponseWriter, r *http.Request) error {
+	p := httpapi.PrincipalFromContext(r.Context())
+	var a *store.Agent
+	err := s.DB.InTx(r.Context(), func(tx *store.Tx) (err error) {
+		if a, err = tx.RevokeAgent(r.Context(), p.OrgID, r.PathValue("id")); err != nil {
+			return err
+		}
+		return tx.Audit(r.Context(), p.OrgID, httpapi.Actor(r), "agent.revoke", a.ID, map[string]any{"host": a.Host, "serial": a.Serial})
+	})
+	if err != nil {
+		return err
+	}
+	httpapi.WriteJSON(w, http.StatusOK, a)
+	return nil
+}

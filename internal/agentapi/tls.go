@@ -101,8 +101,8 @@ func (s *Service) trustedCA(ctx context.Context, ski []byte) (*trusted, error) {
 // verifyAgentCert checks a client certificate chain exactly as
 // tls.RequireAndVerifyClientCert would (x509 path validation for client
 // authentication at the current time), with the organization agent CA named
-// by the leaf's authority key id as the only root. It returns that
-// organization's id.
+// by the leaf's authority key id as the only root, and refuses the
+// certificate of a revoked agent. It returns that organization's id.
 func (s *Service) verifyAgentCert(ctx context.Context, rawCerts [][]byte) (string, error) {
 	if len(rawCerts) == 0 {
 		return "", errors.New("a client certificate is required: enroll the agent first (sentinel enroll)")
@@ -124,6 +124,13 @@ func (s *Service) verifyAgentCert(ctx context.Context, rawCerts [][]byte) (strin
 		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}})
 	if err != nil {
 		return "", fmt.Errorf("client certificate: %w", err)
+	}
+	revoked, err := s.DB.AgentRevoked(ctx, t.orgID, leaf.SerialNumber.Text(16))
+	if err != nil {
+		return "", err
+	}
+	if revoked {
+		return "", errors.New("client certificate: the agent was revoked")
 	}
 	return t.orgID, nil
 }

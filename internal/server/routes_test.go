@@ -70,8 +70,16 @@ var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Org
 	"POST /webhooks/{id}/test":                                  webhookFixture,
 	"GET /v1/sbom/submissions/{id}":                             submissionFixture,
 	"GET /v1/sbom/submissions/{id}/document":                    submissionFixture,
-	"POST /v1/sca/bundles/{id}/revoke":                          bundleFixture,
-	"GET /v1/sca/bundles/{id}/audit":                            bundleFixture,
+	"POST /v1/agents/{id}/revoke": func(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+		a := &store.Agent{ID: sentinel.NewID("agt_"), OrgID: org.ID, Host: "victim", Serial: sentinel.NewID(""), Fingerprint: "00",
+			TokenID: "enr_fixture", NotAfter: time.Now().Add(time.Hour)}
+		if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateAgent(context.Background(), a) }); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]string{"id": a.ID}
+	},
+	"POST /v1/sca/bundles/{id}/revoke": bundleFixture,
+	"GET /v1/sca/bundles/{id}/audit":   bundleFixture,
 }
 
 // submissionFixture stores an SBOM submission in org and returns its id.

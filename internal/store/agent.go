@@ -165,20 +165,14 @@ func (tx *Tx) CreateAgent(ctx context.Context, a *Agent) error {
 // FindAgentBySerial returns an organization's agent by certificate serial
 // (hex). Errors: ENOTFOUND (also for another organization's agent).
 func (db *DB) FindAgentBySerial(ctx context.Context, orgID, serial string) (*Agent, error) {
-	var a Agent
-	var notAfter, created int64
-	var revoked sql.NullInt64
-	err := db.QueryRow(ctx, `SELECT id, org_id, host, serial, fingerprint, token_id, addr, not_after, created_at, revoked_at
-		FROM agents WHERE org_id = $1 AND serial = $2`, orgID, serial).
-		Scan(&a.ID, &a.OrgID, &a.Host, &a.Serial, &a.Fingerprint, &a.TokenID, &a.Addr, &notAfter, &created, &revoked)
+	a, err := scanAgent(db.QueryRow(ctx, `SELECT `+agentColumns+` FROM agents WHERE org_id = $1 AND serial = $2`, orgID, serial))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("agent")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("find agent: %w", err)
 	}
-	a.NotAfter, a.CreatedAt, a.RevokedAt = FromMS(notAfter), FromMS(created), nullMS(revoked)
-	return &a, nil
+	return a, nil
 }
 
 // PeekEnrollmentToken returns the organization of the usable (unused,
@@ -196,4 +190,69 @@ func (db *DB) PeekEnrollmentToken(ctx context.Context, hash []byte) (orgID strin
 		return "", fmt.Errorf("find enrollment token: %w", err)
 	}
 	return orgID, nil
+}
+
+const agentColumns = `id, org_id, host, serial, fingerprint, token_id, addr, not_after, created_at, revoked_at`
+
+func scanAgent(row interface{ Scan(...any) error }) (*Agent, error) {
+	var a Agent
+	var notAfter, created int64
+	var revoked sql.NullInt64
+	if err := row.Scan(&a.ID, &a.OrgID, &a.Host, &a.Serial, &a.Fingerprint, &a.TokenID, &a.Addr, &notAfter, &created, &revoked); err != nil {
+		return nil, err
+	}
+	a.NotAfter, a.CreatedAt, a.RevokedAt = FromMS(notAfter), FromMS(created), nullMS(revoked)
+	return &a, nil
+}
+
+// ListAgents returns an organization's enrolled agents, by id.
+func (db *DB) ListAgents(ctx context.Context, orgID string, page Page) ([]*Agent, string, error) {
+	rows, err := db.Query(ctx, `SELECT `+agentColumns+` FROM agents WHERE org_id = $1 AND id > $2 ORDER BY id LIMIT $3`,
+		orgID, page.Cursor, page.Limit+1)
+	if err != nil {
+		return nil, "", err
+	}
+	defer rows.Close()
+	var out []*Agent
+	for rows.Next() {
+		a, err := scanAgent(rows)
+		if err != nil {
+			return nil, "", err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, "", err
+	}
+	out, next := TrimPage(out, page.Limit, func(a *Agent) string { return a.ID })
+	return out, next, nil
+}
+
+// RevokeAgent revokes an organization's agent: its certificate is refused
+// in the TLS handshake from then on. Revoking twice is not an error.
+// Errors: ENOTFOUND (also for another organization's agent).
+func (tx *Tx) RevokeAgent(ctx context.Context, orgID, id string) (*Agent, error) {
+	if _, err := tx.Exec(ctx, `UPDATE agents SET revoked_at = COALESCE(revoked_at, $3) WHERE org_id = $1 AND id = $2`, orgID, id, MS(tx.Now)); err != nil {
+		return nil, fmt.Errorf("revoke agent: %w", err)
+	}
+	a, err := scanAgent(tx.QueryRow(ctx, `SELECT `+agentColumns+` FROM agents WHERE org_id = $1 AND id = $2`, orgID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("agent")
+	}
+	return a, err
+}
+
+// AgentRevoked reports whether the organization's certificate with the
+// serial (hex) belongs to a revoked agent. An unknown serial is not
+// revoked.
+func (db *DB) AgentRevoked(ctx context.Context, orgID, serial string) (bool, error) {
+	var revoked sql.NullInt64
+	err := db.QueryRow(ctx, `SELECT revoked_at FROM agents WHERE org_id = $1 AND serial = $2`, orgID, serial).Scan(&revoked)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("check agent revocation: %w", err)
+	}
+	return revoked.Valid, nil
 }

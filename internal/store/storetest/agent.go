@@ -166,6 +166,29 @@ func testAgents(t *testing.T, db *store.DB) {
 	if _, err := db.FindAgentBySerial(ctx, b.ID, "abc123"); sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
 		t.Errorf("other org's agent: %v", err)
 	}
+	// Revocation, by the owning organization only.
+	err = db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.RevokeAgent(ctx, b.ID, "agt_1"); return err })
+	if sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
+		t.Errorf("revoke from another org: %v, want not_found", err)
+	}
+	if r, _ := db.AgentRevoked(ctx, a.ID, "abc123"); r {
+		t.Error("revoked before revocation")
+	}
+	if err := db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.RevokeAgent(ctx, a.ID, "agt_1"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := db.AgentRevoked(ctx, a.ID, "abc123"); !r || err != nil {
+		t.Errorf("AgentRevoked = %v, %v; want true", r, err)
+	}
+	if r, _ := db.AgentRevoked(ctx, b.ID, "abc123"); r {
+		t.Error("revocation visible under another organization")
+	}
+	if l, _, _ := db.ListAgents(ctx, a.ID, store.Page{Limit: 10}); len(l) != 1 || l[0].RevokedAt == nil {
+		t.Errorf("ListAgents = %+v", l)
+	}
+	if l, _, _ := db.ListAgents(ctx, b.ID, store.Page{Limit: 10}); len(l) != 0 {
+		t.Errorf("other org lists %d agents", len(l))
+	}
 	dup := *ag
 	dup.ID = "agt_2"
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateAgent(ctx, &dup) }); sentinel.ErrorCode(err) != sentinel.ECONFLICT {
