@@ -100,8 +100,9 @@ func (s *Service) submit(w http.ResponseWriter, r *http.Request) error {
 }
 
 // Ingest decodes an SBOM and stores it as a submission of org: the
-// original bytes, the inventory rows, the monthly meter and the
-// sbom.submitted event, in one transaction. host, when not empty, names
+// original bytes, the inventory rows, the dependency graph (as edges
+// between purls), the monthly meter and the sbom.submitted event, in one
+// transaction. host, when not empty, names
 // the host; otherwise the SBOM's sentinel:host property does, else
 // certHost (the agent certificate's common name). It is the submission
 // endpoint without HTTP, for benchmarks and tools.
@@ -152,6 +153,7 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 		}
 		items = append(items, store.ItemFromPurl(pu, name, c.Version))
 	}
+	edges := graphEdges(doc, items)
 	org, err := s.DB.FindOrgByID(ctx, orgID)
 	if err != nil {
 		return nil, err
@@ -169,6 +171,9 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 			return err
 		}
 		if err := tx.CreateSubmission(ctx, sub, data, items); err != nil {
+			return err
+		}
+		if err := tx.CreateSubmissionEdges(ctx, sub, edges); err != nil {
 			return err
 		}
 		if _, err := tx.EmitEvent(ctx, org, sentinel.EventSBOMSubmitted, sub.ID, SubmittedData{
@@ -190,6 +195,56 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 	}
 	return &SubmitResponse{ID: sub.ID, Host: host, Asset: asset, SpecVersion: sub.SpecVersion, Components: sub.ComponentCount,
 		Indexed: sub.IndexedCount, SHA256: sum, Size: sub.Size, CreatedAt: sub.CreatedAt}, nil
+}
+
+// graphEdges translates the document's dependency graph from bom-refs to
+// the purls of the inventory rows: items[i] is the inventory item of
+// doc.Components[i]. A reference names the purl of the row that
+// CreateSubmission keeps for the component's package (the first item of
+// each ecosystem, name and version), so both ends of every edge are purls
+// of the submission's inventory. Edges with an end that has no purl (the
+// root metadata component, a component without a usable purl, an unknown
+// reference) are dropped; CreateSubmissionEdges removes duplicates and
+// self-references.
+func graphEdges(doc *sbom.Document, items []store.InventoryItem) []store.Edge {
+	if len(doc.Dependencies) == 0 {
+		return nil
+	}
+	type key struct{ eco, name, version string }
+	kept := make(map[key]string, len(items))
+	refs := make(map[string]string, len(items))
+	for i, c := range doc.Components {
+		it := items[i]
+		if it.Name == "" {
+			continue // not indexed
+		}
+		k := key{it.Ecosystem, it.Name, it.Version}
+		p, ok := kept[k]
+		if !ok {
+			p = it.Purl
+			kept[k] = p
+		}
+		if _, dup := refs[c.BOMRef]; p != "" && c.BOMRef != "" && !dup {
+			refs[c.BOMRef] = p
+		}
+	}
+	n := 0
+	for _, d := range doc.Dependencies {
+		n += len(d.DependsOn)
+	}
+	edges := make([]store.Edge, 0, n)
+	for _, d := range doc.Dependencies {
+		from := refs[d.Ref]
+		if from == "" {
+			continue
+		}
+		for _, ref := range d.DependsOn {
+			if to := refs[ref]; to != "" {
+				edges = append(edges, store.Edge{From: from, To: to})
+			}
+		}
+	}
+	return edges
 }
 
 func truncate(s string, n int) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -431,12 +432,8 @@ func (tx *Tx) PutSigningCA(ctx context.Context, certs string, sealedKeys []byte)
 // method streams rows to fn one at a time, so that a bundle of a million
 // components never sits in memory; fn's error stops the stream and is
 // returned. They read the agent's tables (migration 0004: sbom_submissions,
-// sbom_documents, inventory), the findings (0005) and the audit log.
-//
-// Known gap: the inventory keeps no dependency graph (the graph lives only
-// in the original documents), so EvidenceComponents sets no DependsOn and
-// the consolidated SBOM's "dependencies" stays empty until the inventory
-// records edges.
+// sbom_documents, inventory; 0007: inventory_edges), the findings (0005)
+// and the audit log.
 
 // EvidenceSubmission is one SBOM submission with the agent's original bytes.
 type EvidenceSubmission struct {
@@ -540,9 +537,23 @@ func (db *DB) EvidenceSubmissions(ctx context.Context, orgID string, since, unti
 
 // EvidenceComponents streams an organization's current components: those
 // of each host's latest submission, ordered by purl in byte order, then by
-// host; the same purl comes once per host.
+// host; the same purl comes once per host. DependsOn holds the purls the
+// component depends on in that submission's dependency graph (migration
+// 0007), deduplicated and sorted in byte order; nil when it has none. Each
+// row's edges are one range of the edges' primary key, read with the row:
+// nothing accumulates across rows.
 func (db *DB) EvidenceComponents(ctx context.Context, orgID string, fn func(*EvidenceComponent) error) error {
-	rows, err := db.Query(ctx, `SELECT i.purl, i.ecosystem, i.name, i.version, i.host FROM inventory i
+	// The edges travel as a JSON array of purls per row (any byte a purl
+	// may hold survives the encoding); the aggregate is the one per-engine
+	// difference. SQLite's json_group_array gives '[]' over no rows.
+	deps := `json_group_array(e.to_purl)`
+	if db.Engine == Postgres {
+		deps = `COALESCE(json_agg(e.to_purl)::text, '[]')`
+	}
+	rows, err := db.Query(ctx, `SELECT i.purl, i.ecosystem, i.name, i.version, i.host,
+			(SELECT `+deps+` FROM inventory_edges e
+				WHERE e.submission_id = i.submission_id AND e.from_purl = i.purl AND e.org_id = i.org_id)
+		FROM inventory i
 		WHERE i.org_id = $1 AND i.purl <> '' AND i.submission_id IN (
 			SELECT s.id FROM sbom_submissions s WHERE s.org_id = $1 AND NOT EXISTS (
 				SELECT 1 FROM sbom_submissions t WHERE t.org_id = s.org_id AND t.host = s.host
@@ -553,10 +564,18 @@ func (db *DB) EvidenceComponents(ctx context.Context, orgID string, fn func(*Evi
 	}
 	defer rows.Close()
 	var c EvidenceComponent
+	var dependsOn []byte
 	for rows.Next() {
 		c = EvidenceComponent{}
-		if err := rows.Scan(&c.Purl, &c.Ecosystem, &c.Name, &c.Version, &c.Asset); err != nil {
+		if err := rows.Scan(&c.Purl, &c.Ecosystem, &c.Name, &c.Version, &c.Asset, &dependsOn); err != nil {
 			return err
+		}
+		if len(dependsOn) > 2 { // not "[]"
+			if err := json.Unmarshal(dependsOn, &c.DependsOn); err != nil {
+				return fmt.Errorf("evidence components: dependencies of %s: %w", c.Purl, err)
+			}
+			slices.Sort(c.DependsOn)
+			c.DependsOn = slices.Compact(c.DependsOn)
 		}
 		if _, name, version, err := purl.ToEcosystem(c.Purl); err == nil {
 			c.Name = name // the ecosystem's spelling, not the lower-cased search key

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"meters", testMeters},
 		{"tx_rollback", testRollback},
 		{"agent_inventory", testAgent},
+		{"inventory_edges", testEdges},
 		{"bundles", testBundles}, {"signing_ca", testSigningCA}, {"evidence_sources", testEvidenceSources},
 		{"webhooks_crud", testWebhooksCRUD}, {"webhook_fanout_order", testWebhookFanOutAndOrder}, {"webhook_deliveries_claimed_once", testDeliveriesClaimedOnce}, {"webhook_fanout_concurrent", testFanOutConcurrent},
 	}

@@ -1,0 +1,143 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/store"
+)
+
+// testEdges checks the dependency graph kept with each submission
+// (migration 0007): CreateSubmissionEdges cleans and writes it in the
+// submission's transaction, SubmissionEdges reads it back within the
+// organization, and EvidenceComponents fills DependsOn from the edges of
+// each host's latest submission.
+func testEdges(t *testing.T, db *store.DB) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
+	submit := func(org *sentinel.Organization, host string, purls []string, edges ...store.Edge) string {
+		t.Helper()
+		s := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
+			ComponentCount: len(purls), SHA256: "x"}
+		var items []store.InventoryItem
+		for _, p := range purls {
+			items = append(items, store.ItemFromPurl(p, "", ""))
+		}
+		err := db.InTx(ctx, func(tx *store.Tx) error {
+			if err := tx.CreateSubmission(ctx, s, []byte("{}"), items); err != nil {
+				return err
+			}
+			return tx.CreateSubmissionEdges(ctx, s, edges)
+		})
+		if err != nil {
+			t.Fatalf("CreateSubmission/CreateSubmissionEdges: %v", err)
+		}
+		return s.ID
+	}
+	const (
+		express = "pkg:npm/express@4.21.0"
+		body    = "pkg:npm/body-parser@1.20.3"
+		debug   = "pkg:npm/debug@2.6.9"
+		ms      = "pkg:npm/ms@2.0.0"
+		zod     = "pkg:npm/Zod@3.0.0" // upper case: sorts before lower case in byte order
+		django  = "pkg:pypi/django@4.2.0"
+		sqlp    = "pkg:pypi/sqlparse@0.5.0"
+	)
+	e := func(from, to string) store.Edge { return store.Edge{From: from, To: to} }
+
+	// web-1's first submission is superseded by its second one.
+	old := submit(a, "web-1", []string{express, debug}, e(express, debug))
+	now = now.Add(time.Hour)
+	web := submit(a, "web-1", []string{express, body, debug, ms, zod},
+		e(express, debug), e(express, body), e(express, zod), e(body, debug), e(debug, ms),
+		e(express, debug),     // duplicate: written once
+		e(ms, ms),             // self-reference: dropped
+		e(zod, ""), e("", ms)) // an empty end: dropped
+	now = now.Add(time.Hour)
+	submit(a, "db-1", []string{django, sqlp, debug, ms}, e(django, sqlp), e(debug, ms), e(ms, debug))
+	other := submit(b, "other", []string{express, ms}, e(express, ms))
+
+	got, err := db.SubmissionEdges(ctx, a.ID, web)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []store.Edge{e(body, debug), e(debug, ms), e(express, zod), e(express, body), e(express, debug)}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("SubmissionEdges (deduplicated, sorted by from then to) mismatch (-want +got):\n%s", diff)
+	}
+	if got, err := db.SubmissionEdges(ctx, a.ID, old); err != nil || len(got) != 1 {
+		t.Errorf("SubmissionEdges(old) = %v, %v; want the one edge", got, err)
+	}
+	if got, err := db.SubmissionEdges(ctx, a.ID, other); err != nil || len(got) != 0 {
+		t.Errorf("SubmissionEdges of another organization's submission = %v, %v; want none", got, err)
+	}
+	if got, err := db.SubmissionEdges(ctx, b.ID, other); err != nil || len(got) != 1 {
+		t.Errorf("SubmissionEdges(b) = %v, %v; want the one edge", got, err)
+	}
+
+	// The edges are written with the submission or not at all.
+	rolled := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: a.ID, Host: "web-1", SpecVersion: "1.5", SHA256: "x"}
+	boom := errors.New("boom")
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		if err := tx.CreateSubmission(ctx, rolled, []byte("{}"), []store.InventoryItem{store.ItemFromPurl(ms, "", "")}); err != nil {
+			return err
+		}
+		if err := tx.CreateSubmissionEdges(ctx, rolled, []store.Edge{e(ms, debug)}); err != nil {
+			return err
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("InTx: %v, want boom", err)
+	}
+	if got, _ := db.SubmissionEdges(ctx, a.ID, rolled.ID); len(got) != 0 {
+		t.Errorf("edges of a rolled back submission: %v", got)
+	}
+
+	// Many edges: several statements of the batched insert.
+	var purls []string
+	var many []store.Edge
+	for i := range 1201 {
+		purls = append(purls, fmt.Sprintf("pkg:npm/big-%04d@1.0.0", i))
+	}
+	for i := range 1200 {
+		many = append(many, e(purls[i], purls[i+1]))
+	}
+	big := submit(b, "big", purls, many...)
+	if got, err := db.SubmissionEdges(ctx, b.ID, big); err != nil || !cmp.Equal(many, got) {
+		t.Errorf("SubmissionEdges(big): %d edges, %v; want %d in order", len(got), err, len(many))
+	}
+
+	// EvidenceComponents: each row carries the edges of its host's latest
+	// submission (db-1's and web-1's second), sorted in byte order.
+	var comps []string
+	err = db.EvidenceComponents(ctx, a.ID, func(c *store.EvidenceComponent) error {
+		comps = append(comps, fmt.Sprintf("%s %s %q", c.Purl, c.Asset, c.DependsOn))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantComps := []string{
+		zod + ` web-1 []`,
+		body + ` web-1 ["` + debug + `"]`,
+		debug + ` db-1 ["` + ms + `"]`,
+		debug + ` web-1 ["` + ms + `"]`,
+		express + ` web-1 ["` + zod + `" "` + body + `" "` + debug + `"]`,
+		ms + ` db-1 ["` + debug + `"]`,
+		ms + ` web-1 []`,
+		django + ` db-1 ["` + sqlp + `"]`,
+		sqlp + ` db-1 []`,
+	}
+	if diff := cmp.Diff(wantComps, comps); diff != "" {
+		t.Errorf("EvidenceComponents DependsOn mismatch (-want +got):\n%s", diff)
+	}
+}
