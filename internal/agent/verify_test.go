@@ -16,6 +16,7 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // TestVerifyIssuedBundle walks the recipient's path with nothing but HTTP:
@@ -24,17 +25,7 @@ import (
 // checks it offline. A changed byte in any artifact makes it fail.
 func TestVerifyIssuedBundle(t *testing.T) {
 	ctx := context.Background()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = t.TempDir()
-	cfg.Addr, cfg.AgentAddr, cfg.ShareAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	s, err := server.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := servertest.Start(t)
 	if _, err := server.CreateOrg(ctx, s.DB, "acme", "Acme Corp"); err != nil {
 		t.Fatal(err)
 	}

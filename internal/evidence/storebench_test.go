@@ -1,6 +1,7 @@
 package evidence_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -26,8 +27,10 @@ var (
 // BenchmarkBuildFromStore runs the whole build job against a SQLite store
 // seeded through the real ingest path: -store-subs submissions of
 // -store-comps distinct components each (1,000 x 1,000 by default: a
-// million current components). Seeding is not timed. It reports the
-// build's peak Go heap and the zip's size.
+// million current components), each component but the last of a
+// submission depending on the next one (the dependency graph, migration
+// 0007). Seeding is not timed. It reports the build's peak Go heap and the
+// zip's size.
 //
 //	go test ./internal/evidence -run XXX -bench BenchmarkBuildFromStore -benchtime 1x
 func BenchmarkBuildFromStore(b *testing.B) {
@@ -41,8 +44,8 @@ func BenchmarkBuildFromStore(b *testing.B) {
 	if err := db.InTx(ctx, func(tx *store.Tx) (err error) { org, err = tx.CreateOrg(ctx, "acme", "Acme"); return err }); err != nil {
 		b.Fatal(err)
 	}
-	// Seeded with multi-row INSERTs into the agent's tables (migration
-	// 0004), not through CreateSubmission, which also maintains the search
+	// Seeded with multi-row INSERTs into the agent's tables (migrations
+	// 0004 and 0007), not through CreateSubmission, which also maintains the search
 	// index and would take most of an hour for a million rows here.
 	seed := time.Now()
 	now := store.MS(time.Now().Add(-time.Hour))
@@ -79,6 +82,22 @@ func BenchmarkBuildFromStore(b *testing.B) {
 				}
 				if _, err := tx.Exec(ctx, string(q), args...); err != nil {
 					return err
+				}
+				q = []byte(`INSERT INTO inventory_edges (org_id, submission_id, from_purl, to_purl) VALUES `)
+				args = args[:2]
+				for j := start; j < min(start+100, *storeComps-1); j++ {
+					n := i*(*storeComps) + j
+					if j > start {
+						q = append(q, ',')
+					}
+					k := len(args)
+					q = fmt.Appendf(q, "($1, $2, $%d, $%d)", k+1, k+2)
+					args = append(args, fmt.Sprintf("pkg:npm/pkg-%07d@1.0.%d", n, j%7), fmt.Sprintf("pkg:npm/pkg-%07d@1.0.%d", n+1, (j+1)%7))
+				}
+				if len(args) > 2 {
+					if _, err := tx.Exec(ctx, string(q), args...); err != nil {
+						return err
+					}
 				}
 			}
 			return nil
@@ -136,6 +155,17 @@ func BenchmarkBuildFromStore(b *testing.B) {
 	close(stop)
 	wg.Wait()
 	bd, _ = db.FindBundle(ctx, org.ID, bd.ID)
+	// The graph made it into the consolidated SBOM: one entry per
+	// component with a dependency.
+	var zipBytes bytes.Buffer
+	if err := evidence.OpenZip(ctx, db, bd.ID, &zipBytes); err != nil {
+		b.Fatal(err)
+	}
+	cdx := zipFiles(b, zipBytes.Bytes())["sbom/consolidated.cdx.json"]
+	_, graph, _ := bytes.Cut(cdx, []byte(`"dependencies":[`))
+	if got, want := bytes.Count(graph, []byte(`{"dependsOn":["pkg:npm/`)), *storeSubs*(*storeComps-1); got != want {
+		b.Errorf("consolidated SBOM: %d dependency entries, want %d", got, want)
+	}
 	b.ReportMetric(float64(peak.Load())/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(bd.Size)/(1<<20), "zip-MiB")
 	b.ReportMetric(float64(len(bd.Artifacts)), "artifacts")

@@ -14,8 +14,8 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/agent"
-	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 	"github.com/sentinel-sca/sentinel/webhook"
 )
 
@@ -27,22 +27,9 @@ import (
 // finding appears; the webhook receives finding.created, signed.
 func TestEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = t.TempDir()
-	cfg.Addr, cfg.AgentAddr, cfg.ShareAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	cfg.AllowPrivateTargets = true // the receiver is on 127.0.0.1
-	s, err := server.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Intel.Sync(ctx, intelsvc.Sources{OSV: []string{"../intel/testdata/osv"},
-		KEV: "../intel/testdata/kev/known_exploited_vulnerabilities.json", EOL: "../intel/testdata/eol"}, nil); err != nil {
-		t.Fatal(err)
-	}
+	// The receiver is on 127.0.0.1: private targets are allowed here.
+	s := servertest.Start(t, func(c *server.Config) { c.AllowPrivateTargets = true })
+	servertest.SyncIntel(t, s)
 	if _, err := server.CreateOrg(ctx, s.DB, "acme", "Acme Corp"); err != nil {
 		t.Fatal(err)
 	}

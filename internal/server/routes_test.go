@@ -15,21 +15,11 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
 	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // MustServer opens a server on a fresh SQLite store in a temp dir.
-func MustServer(tb testing.TB) *server.Server {
-	tb.Helper()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = tb.TempDir()
-	cfg.Addr, cfg.AgentAddr, cfg.ShareAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	s, err := server.Open(context.Background(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	return s
-}
+func MustServer(tb testing.TB) *server.Server { return servertest.Open(tb) }
 
 // mustKey creates an API key in org with scopes.
 func mustKey(tb testing.TB, s *server.Server, org string, scopes []string) string {

@@ -264,16 +264,8 @@ func (db *DB) FindFindings(ctx context.Context, f FindingFilter) ([]*sentinel.Fi
 	if err != nil {
 		return nil, "", fmt.Errorf("find findings: %w", err)
 	}
-	defer rows.Close()
-	var out []*sentinel.Finding
-	for rows.Next() {
-		x, err := scanFinding(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, x)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanFindings(rows)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, limit, func(x *sentinel.Finding) string { return x.ID })
@@ -289,16 +281,7 @@ func (db *DB) BreachedFindings(ctx context.Context, now time.Time, limit int) ([
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*sentinel.Finding
-	for rows.Next() {
-		x, err := scanFinding(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, rows.Err()
+	return scanFindings(rows)
 }
 
 // MarkSLABreached records a breach once; it reports false when another
@@ -320,6 +303,11 @@ func (db *DB) ExpiredAcceptances(ctx context.Context, now time.Time, limit int) 
 	if err != nil {
 		return nil, err
 	}
+	return scanFindings(rows)
+}
+
+// scanFindings reads rows of findingColumns and closes them.
+func scanFindings(rows *sql.Rows) ([]*sentinel.Finding, error) {
 	defer rows.Close()
 	var out []*sentinel.Finding
 	for rows.Next() {
