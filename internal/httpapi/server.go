@@ -243,6 +243,11 @@ func (s *Server) wrap(rt Route) http.Handler {
 			}
 		}()
 		if rt.Scope == "" {
+			// Public routes (health, metrics, OpenAPI) count as reads per
+			// remote address: every response carries the rate-limit headers.
+			if !s.limit(w, r, Route{Class: ClassRead}, nil) {
+				return
+			}
 			if err := rt.Handler(w, r); err != nil {
 				s.WriteError(w, r, err)
 			}

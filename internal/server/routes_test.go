@@ -138,6 +138,11 @@ func TestEveryRoute(t *testing.T) {
 		pattern := rt.Method + " " + rt.Path
 		t.Run(pattern, func(t *testing.T) {
 			if rt.Scope == "" {
+				w := httptest.NewRecorder()
+				s.API.ServeHTTP(w, httptest.NewRequest(rt.Method, rt.Path, nil))
+				if header(w.Header(), "X-RateLimit-Limit") == nil {
+					t.Errorf("public route %s: no X-RateLimit-Limit header", pattern)
+				}
 				if !slices.Contains([]string{"/healthz", "/readyz", "/metrics", "/openapi.json"}, rt.Path) && !strings.HasPrefix(rt.Path, "/s/") {
 					t.Errorf("route %s has no scope: every API route must require one", pattern)
 				}
