@@ -102,10 +102,10 @@ func (s *Service) submit(w http.ResponseWriter, r *http.Request) error {
 // Ingest decodes an SBOM and stores it as a submission of org: the
 // original bytes, the inventory rows, the dependency graph (as edges
 // between purls), the monthly meter and the sbom.submitted event, in one
-// transaction. host, when not empty, names
-// the host; otherwise the SBOM's sentinel:host property does, else
-// certHost (the agent certificate's common name). It is the submission
-// endpoint without HTTP, for benchmarks and tools.
+// transaction. host, when not empty, names the host; otherwise the SBOM's
+// sentinel:host property does, else certHost (the agent certificate's
+// common name). It is the submission endpoint without HTTP, for
+// benchmarks and tools.
 func (s *Service) Ingest(ctx context.Context, org *sentinel.Organization, keyID, certHost, host string, data []byte) (*SubmitResponse, error) {
 	s.init()
 	sum := sha256.Sum256(data)

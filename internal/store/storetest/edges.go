@@ -29,7 +29,7 @@ func testEdges(t *testing.T, db *store.DB) {
 			ComponentCount: len(purls), SHA256: "x"}
 		var items []store.InventoryItem
 		for _, p := range purls {
-			items = append(items, store.ItemFromPurl(p, "", ""))
+			items = append(items, store.ItemFromPurl(p, p, "")) // a purl that does not parse is its own name
 		}
 		err := db.InTx(ctx, func(tx *store.Tx) error {
 			if err := tx.CreateSubmission(ctx, s, []byte("{}"), items); err != nil {
@@ -81,6 +81,14 @@ func testEdges(t *testing.T, db *store.DB) {
 	}
 	if got, err := db.SubmissionEdges(ctx, b.ID, other); err != nil || len(got) != 1 {
 		t.Errorf("SubmissionEdges(b) = %v, %v; want the one edge", got, err)
+	}
+
+	// Writing an edge again is a conflict.
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		return tx.CreateSubmissionEdges(ctx, &store.Submission{ID: web, OrgID: a.ID}, []store.Edge{e(debug, ms)})
+	})
+	if code := sentinel.ErrorCode(err); code != sentinel.ECONFLICT {
+		t.Errorf("an edge written again: %v, want conflict", err)
 	}
 
 	// The edges are written with the submission or not at all.
@@ -139,5 +147,27 @@ func testEdges(t *testing.T, db *store.DB) {
 	}
 	if diff := cmp.Diff(wantComps, comps); diff != "" {
 		t.Errorf("EvidenceComponents DependsOn mismatch (-want +got):\n%s", diff)
+	}
+
+	// Purls that JSON must escape survive the way back.
+	c := MustOrg(t, db, "c")
+	quote, backslash, tab := `pkg:generic/a"b@1`, `pkg:generic/c\d@1`, "pkg:generic/e\tf@1"
+	submit(c, "odd", []string{quote, backslash, tab, ms}, e(backslash, quote), e(backslash, ms), e(backslash, tab), e(ms, quote))
+	comps = nil
+	err = db.EvidenceComponents(ctx, c.ID, func(c *store.EvidenceComponent) error {
+		comps = append(comps, fmt.Sprintf("%s %q", c.Purl, c.DependsOn))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantComps = []string{
+		fmt.Sprintf("%s %q", quote, []string(nil)),
+		fmt.Sprintf("%s %q", backslash, []string{quote, tab, ms}),
+		fmt.Sprintf("%s %q", tab, []string(nil)),
+		fmt.Sprintf("%s %q", ms, []string{quote}),
+	}
+	if diff := cmp.Diff(wantComps, comps); diff != "" {
+		t.Errorf("EvidenceComponents with escaped purls mismatch (-want +got):\n%s", diff)
 	}
 }
