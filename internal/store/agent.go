@@ -212,16 +212,8 @@ func (db *DB) ListAgents(ctx context.Context, orgID string, page Page) ([]*Agent
 	if err != nil {
 		return nil, "", err
 	}
-	defer rows.Close()
-	var out []*Agent
-	for rows.Next() {
-		a, err := scanAgent(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, scanAgent)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, page.Limit, func(a *Agent) string { return a.ID })

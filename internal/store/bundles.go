@@ -194,16 +194,8 @@ func (db *DB) ListBundles(ctx context.Context, orgID string, page Page) ([]*Bund
 	if err != nil {
 		return nil, "", fmt.Errorf("list bundles: %w", err)
 	}
-	defer rows.Close()
-	var out []*Bundle
-	for rows.Next() {
-		b, err := scanBundle(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, b)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, scanBundle)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, limit, func(b *Bundle) string { return strconv.FormatInt(MS(b.CreatedAt), 10) + "_" + b.ID })

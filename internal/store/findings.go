@@ -62,16 +62,7 @@ func (db *DB) ListAssets(ctx context.Context, orgID string) ([]*sentinel.Asset, 
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*sentinel.Asset
-	for rows.Next() {
-		a, err := scanAsset(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
+	return scanRows(rows, scanAsset)
 }
 
 // SetAssetCriticality changes how much an asset matters to risk scores.
@@ -308,14 +299,5 @@ func (db *DB) ExpiredAcceptances(ctx context.Context, now time.Time, limit int) 
 
 // scanFindings reads rows of findingColumns and closes them.
 func scanFindings(rows *sql.Rows) ([]*sentinel.Finding, error) {
-	defer rows.Close()
-	var out []*sentinel.Finding
-	for rows.Next() {
-		x, err := scanFinding(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, x)
-	}
-	return out, rows.Err()
+	return scanRows(rows, scanFinding)
 }

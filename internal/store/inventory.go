@@ -234,16 +234,8 @@ func (db *DB) ListSubmissions(ctx context.Context, orgID string, since, until ti
 	if err != nil {
 		return nil, "", err
 	}
-	defer rows.Close()
-	var out []*Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, scanSubmission)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, page.Limit, func(s *Submission) string {

@@ -69,16 +69,8 @@ func (db *DB) ListAPIKeys(ctx context.Context, orgID string, page Page) ([]*sent
 	if err != nil {
 		return nil, "", err
 	}
-	defer rows.Close()
-	var out []*sentinel.APIKey
-	for rows.Next() {
-		k, err := scanKey(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, k)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, func(r interface{ Scan(...any) error }) (*sentinel.APIKey, error) { return scanKey(r) })
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, page.Limit, func(k *sentinel.APIKey) string { return k.ID })

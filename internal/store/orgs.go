@@ -78,16 +78,7 @@ func (db *DB) ListOrgs(ctx context.Context) ([]*sentinel.Organization, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*sentinel.Organization
-	for rows.Next() {
-		o, err := scanOrg(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	return out, rows.Err()
+	return scanRows(rows, scanOrg)
 }
 
 // OrgUpdate holds optional changes to an organization's settings.

@@ -273,3 +273,17 @@ func nullMS(v sql.NullInt64) *time.Time {
 func notFound(what string) error {
 	return sentinel.Errorf(sentinel.ENOTFOUND, "%s not found", what)
 }
+
+// scanRows reads every row with scan and closes rows.
+func scanRows[T any](rows *sql.Rows, scan func(interface{ Scan(...any) error }) (T, error)) ([]T, error) {
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}

@@ -13,14 +13,5 @@ func (db *DB) LatestSubmissions(ctx context.Context, orgID string) ([]*Submissio
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []*Submission
-	for rows.Next() {
-		s, err := scanSubmission(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return scanRows(rows, scanSubmission)
 }

@@ -150,16 +150,8 @@ func (db *DB) ListWebhooks(ctx context.Context, orgID string, page Page) ([]*Web
 	if err != nil {
 		return nil, "", fmt.Errorf("list webhooks: %w", err)
 	}
-	defer rows.Close()
-	var out []*Webhook
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, w)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, scanWebhook)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, page.Limit, func(w *Webhook) string { return w.ID })
@@ -367,16 +359,7 @@ func (tx *Tx) activeWebhooks(ctx context.Context, orgID string) ([]*Webhook, err
 	if err != nil {
 		return nil, fmt.Errorf("active webhooks: %w", err)
 	}
-	defer rows.Close()
-	var out []*Webhook
-	for rows.Next() {
-		w, err := scanWebhook(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, w)
-	}
-	return out, rows.Err()
+	return scanRows(rows, scanWebhook)
 }
 
 // HasPendingEvents reports, cheaply and without a write transaction,
@@ -665,16 +648,8 @@ func (db *DB) ListDeliveries(ctx context.Context, f DeliveryFilter) ([]*Delivery
 	if err != nil {
 		return nil, "", fmt.Errorf("list deliveries: %w", err)
 	}
-	defer rows.Close()
-	var out []*Delivery
-	for rows.Next() {
-		d, err := scanDelivery(rows)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanRows(rows, scanDelivery)
+	if err != nil {
 		return nil, "", err
 	}
 	out, next := TrimPage(out, f.Page.Limit, func(d *Delivery) string { return strconv.FormatInt(d.EventSeq, 10) })
