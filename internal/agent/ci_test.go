@@ -24,10 +24,10 @@ import (
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/agent"
 	"github.com/sentinel-sca/sentinel/internal/intel"
-	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/report"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // ciUpdate is -update (rewrite the expected files inside the scripts). It
@@ -102,20 +102,8 @@ func ciMustSnapshot(tb testing.TB) string {
 func ciService(t *testing.T) map[string]string {
 	t.Helper()
 	ctx := context.Background()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = t.TempDir()
-	cfg.Addr, cfg.AgentAddr, cfg.ShareAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	s, err := server.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Intel.Sync(ctx, intelsvc.Sources{OSV: []string{ciOSVDir}, KEV: ciKEVFile, EOL: ciEOLDir}, nil); err != nil {
-		t.Fatal(err)
-	}
+	s := servertest.Start(t)
+	servertest.SyncIntel(t, s)
 	s.API.Cap.Wait = 300 * time.Millisecond
 
 	key := func(org string, scopes ...string) (*sentinel.APIKey, string) {

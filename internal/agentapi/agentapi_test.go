@@ -28,6 +28,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/agent"
 	"github.com/sentinel-sca/sentinel/internal/agentapi"
 	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
@@ -42,14 +43,7 @@ type testEnv struct {
 func newEnv(t testing.TB, tweak func(*server.Server)) *testEnv {
 	t.Helper()
 	ctx := context.Background()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = t.TempDir()
-	cfg.Addr, cfg.AgentAddr, cfg.ShareAddr = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	s, err := server.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := servertest.Open(t)
 	if tweak != nil {
 		tweak(s)
 	}
@@ -57,6 +51,7 @@ func newEnv(t testing.TB, tweak func(*server.Server)) *testEnv {
 		t.Fatal(err)
 	}
 	e := &testEnv{s: s}
+	var err error
 	if e.acme, err = server.CreateOrg(ctx, s.DB, "acme", ""); err != nil {
 		t.Fatal(err)
 	}
