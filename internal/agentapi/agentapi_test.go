@@ -28,8 +28,8 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/agent"
 	"github.com/sentinel-sca/sentinel/internal/agentapi"
 	"github.com/sentinel-sca/sentinel/internal/server"
-	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // testEnv is a running sentineld on 127.0.0.1 with two organizations.
