@@ -43,7 +43,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -75,13 +74,6 @@ const DefaultIgnoreFile = ".sentinel-ignore.yaml"
 // MaxMatchPurls); a larger tree is sent in several requests, each counted
 // as a scan.
 const ciBatch = 10_000
-
-// ciMaxAttempts and ciDefaultRetryAfter are the specification's retry
-// policy (Limits, rule 5).
-const (
-	ciMaxAttempts       = 5
-	ciDefaultRetryAfter = 30 * time.Second
-)
 
 // ciStaleAfter is the age after which an offline snapshot is warned about:
 // the KEV catalog changes most weekdays.
@@ -467,27 +459,14 @@ func (c *Command) ciPost(ctx context.Context, client *http.Client, u, apiKey str
 	if err != nil {
 		return nil, err
 	}
-	var delay time.Duration
-	for attempt := 1; ; attempt++ {
+	return withRetry(ctx, c, func() (*ciGateResponse, bool, time.Duration, error) {
 		resp, err := c.ciPostOnce(ctx, client, u, apiKey, data)
 		var ae *ciAPIError
-		if err == nil || !errors.As(err, &ae) || !ae.rateLimited() || attempt >= ciMaxAttempts {
-			return resp, err
+		if errors.As(err, &ae) && ae.rateLimited() {
+			return resp, true, ae.RetryAfter, err
 		}
-		if delay == 0 {
-			delay = ae.RetryAfter
-			if delay <= 0 {
-				delay = ciDefaultRetryAfter
-			}
-		} else {
-			delay *= 2
-		}
-		wait := delay + time.Duration(rand.Int64N(int64(delay)/2+1))
-		fmt.Fprintf(c.stderr(), "sentinel: rate limited; retrying in %s (attempt %d of %d)\n", wait.Round(time.Second), attempt+1, ciMaxAttempts)
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+		return resp, false, 0, err
+	})
 }
 
 func (c *Command) ciPostOnce(ctx context.Context, client *http.Client, u, apiKey string, data []byte) (*ciGateResponse, error) {
@@ -553,7 +532,7 @@ func ciExplain(ctx context.Context, err error, server string) error {
 	case ae.Status == http.StatusForbidden && ae.Code == "metered":
 		return &exitError{ExitCIMetered, fmt.Errorf("metered (exit %d): the organization's monthly scans meter is exhausted; ask an administrator to raise the limit, or wait for next month", ExitCIMetered)}
 	case ae.rateLimited():
-		return &exitError{ExitCIUnavailable, fmt.Errorf("the service is still rate limiting this API key after %d attempts (%v); retry the job later", ciMaxAttempts, ae)}
+		return &exitError{ExitCIUnavailable, fmt.Errorf("the service is still rate limiting this API key after %d attempts (%v); retry the job later", retryAttempts, ae)}
 	case ae.Status == http.StatusUnauthorized:
 		return fmt.Errorf("the service refused the API key (%v): check --api-key / SENTINEL_API_KEY; the key may be revoked, mistyped or from another deployment", ae)
 	case ae.Status == http.StatusForbidden:

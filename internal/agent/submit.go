@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -64,14 +63,6 @@ func (c *Command) printSubmitted(resp *wire.SubmitResponse, asJSON bool) error {
 	return nil
 }
 
-// maxAttempts and defaultRetryAfter follow the specification's retry
-// policy (Limits, rule 5): wait Retry-After (default 30 s) plus up to 50%
-// jitter, doubling each time, at most 5 attempts.
-const (
-	maxAttempts       = 5
-	defaultRetryAfter = 30 * time.Second
-)
-
 // submit posts an SBOM (the file, or body when file is "") to the agent
 // listener with the enrolled certificate and the API key.
 func (c *Command) submit(ctx context.Context, o *common, host, file string, body []byte) (*wire.SubmitResponse, error) {
@@ -98,30 +89,19 @@ func (c *Command) submit(ctx context.Context, o *common, host, file string, body
 		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: id.serverCA, Certificates: []tls.Certificate{id.cert}},
 	}}
 	defer client.CloseIdleConnections()
-	delay := time.Duration(0)
-	for attempt := 1; ; attempt++ {
+	resp, err := withRetry(ctx, c, func() (*wire.SubmitResponse, bool, time.Duration, error) {
 		resp, err := c.postSBOM(ctx, client, u.String(), o.apiKey, file, body)
 		var ae *apiError
-		if err == nil || !errors.As(err, &ae) || ae.Status != http.StatusTooManyRequests || attempt >= maxAttempts {
-			if err != nil && !errors.As(err, &ae) {
-				err = explainTLS(err)
-			}
-			return resp, err
+		if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
+			return resp, true, ae.RetryAfter, err
 		}
-		if delay == 0 {
-			delay = ae.RetryAfter
-			if delay <= 0 {
-				delay = defaultRetryAfter
-			}
-		} else {
-			delay *= 2
-		}
-		wait := delay + time.Duration(rand.Int64N(int64(delay)/2+1))
-		fmt.Fprintf(c.stderr(), "sentinel: rate limited; retrying in %s (attempt %d of %d)\n", wait.Round(time.Second), attempt+1, maxAttempts)
-		if err := c.sleep(ctx, wait); err != nil {
-			return nil, err
-		}
+		return resp, false, 0, err
+	})
+	var ae *apiError
+	if err != nil && !errors.As(err, &ae) {
+		err = explainTLS(err)
 	}
+	return resp, err
 }
 
 func (c *Command) postSBOM(ctx context.Context, client *http.Client, u, apiKey, file string, body []byte) (*wire.SubmitResponse, error) {
