@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestDecodeVersions(t *testing.T) {
 				t.Errorf("serial %q version %d", doc.SerialNumber, doc.Version)
 			}
 			wantMeta := sbom.DocumentMetadata{
-				Timestamp: fixedNow(), ComponentName: "shop", ComponentType: "application",
+				Timestamp: fixedNow(), ComponentName: "shop", ComponentType: "application", ComponentRef: "sentinel:root",
 				Tools: []string{"sentinel@1.2.3"}, Host: "ci-runner-7", Root: "/builds/shop",
 			}
 			want := wantComps
@@ -107,33 +108,41 @@ func TestDecodeVersions(t *testing.T) {
 	}
 }
 
-func TestDecodeSentinelComponents(t *testing.T) {
-	doc, err := sbom.Decode(encodeVersion(t, sampleBOM(), cdx.SpecVersion1_5))
+func TestReadSBOMSample(t *testing.T) {
+	res, err := sbom.ReadSBOM(encodeVersion(t, sampleBOM(), cdx.SpecVersion1_5))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := doc.SentinelComponents()
 	want := []sentinel.Component{
 		{Purl: "pkg:maven/commons-lang/commons-lang@2.6", Ecosystem: "Maven", Name: "commons-lang:commons-lang", Version: "2.6", Type: "library"},
 		{Purl: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", Ecosystem: "Maven", Name: "org.apache.logging.log4j:log4j-core", Version: "2.14.1", Type: "library", Locations: []string{"api/pom.xml"}},
 		{Purl: "pkg:npm/express@4.17.1", Ecosystem: "npm", Name: "express", Version: "4.17.1", Type: "library", Locations: []string{"web/package-lock.json"}, DependsOn: []string{"pkg:npm/lodash@4.17.15"}},
 		{Purl: "pkg:npm/lodash@4.17.15", Ecosystem: "npm", Name: "lodash", Version: "4.17.15", Type: "library", Locations: []string{"web/package-lock.json"}},
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("SentinelComponents mismatch (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, res.Components); diff != "" {
+		t.Errorf("ReadSBOM components mismatch (-want +got):\n%s", diff)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Reason, "1 components without a purl") {
+		t.Errorf("warnings = %+v, want one about the component without a purl", res.Warnings)
 	}
 }
 
-// TestDecodeOwnOutput: every SBOM the agent writes for the lockfile cases
-// decodes to the same components.
+// TestDecodeOwnOutput: the SBOM the agent writes for all the lockfile cases
+// reads back (ReadSBOM) to the same components and projects.
 func TestDecodeOwnOutput(t *testing.T) {
 	res := mustExtract(t, lockfiles)
-	doc, err := sbom.Decode(mustBOMBytes(t, res, "lockfiles"))
+	back, err := sbom.ReadSBOM(mustBOMBytes(t, res, "lockfiles"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(res.Components, doc.SentinelComponents()); diff != "" {
-		t.Errorf("round trip mismatch (-extracted +decoded):\n%s", diff)
+	if diff := cmp.Diff(res.Components, back.Components); diff != "" {
+		t.Errorf("round trip mismatch (-extracted +read):\n%s", diff)
+	}
+	// Projects without a purl (a lockfile's unnamed project) cannot be
+	// read back: they name no package.
+	named := slices.DeleteFunc(slices.Clone(res.Projects), func(p sentinel.Component) bool { return p.Purl == "" })
+	if diff := cmp.Diff(named, back.Projects); diff != "" {
+		t.Errorf("round trip projects mismatch (-extracted +read):\n%s", diff)
 	}
 }
 
@@ -259,9 +268,11 @@ func TestDecodeLargeMemory(t *testing.T) {
 	}
 	// The Document itself (95,000 components with their strings and graph)
 	// is about 40 MB; decoding everything into cyclonedx-go's BOM allocated
-	// about 3x the input when measured. The bound catches a regression to
-	// that.
-	if limit := uint64(len(data)) * 7 / 4; total > limit {
+	// about 3x the input when measured. Measured runs land at 1.7-1.8x
+	// (TotalAlloc also counts what background goroutines allocate meanwhile),
+	// so the bound sits between the two: it catches a regression to 3x
+	// without failing on noise.
+	if limit := uint64(len(data)) * 5 / 2; total > limit {
 		t.Errorf("Decode allocated %d bytes for a %d-byte document; want at most %d", total, len(data), limit)
 	}
 	runtime.KeepAlive(doc)
@@ -296,12 +307,14 @@ func FuzzDecode(f *testing.F) {
 			if c.Name == "" || c.Type == "" {
 				t.Fatalf("accepted component without name or type: %+v", c)
 			}
-			if c.NoPurl != (c.Purl == "" || sbom.EcosystemOfPurl(c.Purl) == "" && !purlParses(c.Purl)) {
+			if c.NoPurl != (c.Purl == "" || !purlParses(c.Purl)) {
 				// NoPurl must be set exactly when the purl is absent or unparsable.
 				t.Fatalf("NoPurl=%v for purl %q", c.NoPurl, c.Purl)
 			}
 		}
-		_ = doc.SentinelComponents()
+		if _, err := sbom.ReadSBOM(data); err != nil {
+			t.Fatalf("ReadSBOM refuses what Decode accepts: %v", err)
+		}
 	})
 }
 
