@@ -15,13 +15,22 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/secret"
-	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 )
+
+// Leases are named, expiring locks; the store implements them.
+type Leases interface {
+	// AcquireLease takes or renews the lease name for holder, for ttl;
+	// false when another holder has it.
+	AcquireLease(ctx context.Context, name, holder string, ttl time.Duration) (bool, error)
+	ReleaseLease(ctx context.Context, name, holder string) error
+	// CountLeases counts live leases whose names start with prefix.
+	CountLeases(ctx context.Context, prefix string) (int, error)
+}
 
 // Cap is the per-organization concurrency cap.
 type Cap struct {
-	DB *store.DB
+	DB Leases
 	// Max is the number of slots per organization (specification: 12).
 	Max int
 	// Wait is how long Acquire waits for a slot (specification: 60 s).
@@ -36,13 +45,14 @@ type Cap struct {
 }
 
 // New returns the specification's cap: 12 slots, 60 s wait.
-func New(db *store.DB) *Cap { return &Cap{DB: db, Max: 12, Wait: 60 * time.Second} }
+func New(db Leases) *Cap { return &Cap{DB: db, Max: 12, Wait: 60 * time.Second} }
 
 // Slot is a held slot.
 type Slot struct {
 	c      *Cap
 	name   string
 	holder string
+	lease  time.Duration
 }
 
 // Name is the slot's lease name.
@@ -65,15 +75,22 @@ func (c *Cap) signal() chan struct{} {
 // the cap with no slot opening in time it fails with ECAPACITY; the caller
 // answers 429 with Retry-After.
 func (c *Cap) Acquire(ctx context.Context, orgID string) (*Slot, error) {
-	lease, poll := c.Lease, c.Poll
+	return c.AcquireFor(ctx, orgID, seal.Token(12), c.Lease, c.Wait)
+}
+
+// AcquireFor is Acquire with the caller's holder token, lease and wait (0:
+// no wait). An external scan takes its slot when it is queued, with its id
+// as the holder, and keeps it until it ends, renewing it (Held) from
+// whichever replica runs it.
+func (c *Cap) AcquireFor(ctx context.Context, orgID, holder string, lease, wait time.Duration) (*Slot, error) {
+	poll := c.Poll
 	if lease <= 0 {
 		lease = 2 * time.Minute
 	}
 	if poll <= 0 {
 		poll = 250 * time.Millisecond
 	}
-	holder := secret.Token(12)
-	deadline := time.Now().Add(c.Wait)
+	deadline := time.Now().Add(wait)
 	for {
 		wake := c.signal()
 		for i := 0; i < c.Max; i++ {
@@ -83,12 +100,12 @@ func (c *Cap) Acquire(ctx context.Context, orgID string) (*Slot, error) {
 				return nil, fmt.Errorf("acquire scan slot: %w", err)
 			}
 			if ok {
-				return &Slot{c: c, name: name, holder: holder}, nil
+				return &Slot{c: c, name: name, holder: holder, lease: lease}, nil
 			}
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			return nil, sentinel.Errorf(sentinel.ECAPACITY, "the organization already runs %d scans, the most it may run at once, and none finished within %v; retry later", c.Max, c.Wait)
+			return nil, sentinel.Errorf(sentinel.ECAPACITY, "the organization already runs %d scans, the most it may run at once, and none finished within %v; retry later", c.Max, wait)
 		}
 		t := time.NewTimer(min(poll, left))
 		select {
@@ -102,13 +119,19 @@ func (c *Cap) Acquire(ctx context.Context, orgID string) (*Slot, error) {
 	}
 }
 
-// Renew extends the slot's lease; a long scan calls it periodically.
-func (s *Slot) Renew(ctx context.Context) error {
-	lease := s.c.Lease
+// Held returns the slot named name that holder took with AcquireFor, to
+// renew or release it (possibly from another replica than the one that
+// acquired it).
+func (c *Cap) Held(name, holder string, lease time.Duration) *Slot {
 	if lease <= 0 {
 		lease = 2 * time.Minute
 	}
-	ok, err := s.c.DB.AcquireLease(ctx, s.name, s.holder, lease)
+	return &Slot{c: c, name: name, holder: holder, lease: lease}
+}
+
+// Renew extends the slot's lease; a long scan calls it periodically.
+func (s *Slot) Renew(ctx context.Context) error {
+	ok, err := s.c.DB.AcquireLease(ctx, s.name, s.holder, s.lease)
 	if err == nil && !ok {
 		err = fmt.Errorf("scan slot %s was lost", s.name)
 	}

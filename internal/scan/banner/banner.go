@@ -1,0 +1,265 @@
+// Package banner reads the version a front-end library's file claims for
+// itself: the licence banner a build keeps at the top of a distributable
+// ("/*! jQuery v3.6.1 | (c) OpenJS Foundation ... */", "Bootstrap v4.6.2
+// (https://getbootstrap.com/)") and, for a few libraries whose minified
+// builds drop the banner, a version constant in the code (lodash's
+// VERSION="4.17.21"), only when the file's name names that library.
+//
+// Both the external scan (internal/scan) and the hash catalog builder
+// (internal/scan/catalog) use it: the scan to report a version the file
+// carries, the builder to label the copies that Debian and CMSs ship, which
+// differ byte for byte from the npm ones.
+//
+// The reader is bounded for hostile input: it looks for each rule's literal
+// key with bytes.Index, runs the rule's regular expression only on a short
+// window after the key, stops after a fixed number of keys per rule, and
+// never reads past MaxScan bytes. Go's regular expressions run in linear
+// time, so the whole call is linear in min(len(content), MaxScan).
+package banner
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// MaxScan is the number of bytes of a file that Find reads.
+const MaxScan = 4 << 20
+
+// window is how many bytes after a key a rule's expression may look at.
+const window = 200
+
+// maxKeys bounds how many occurrences of one rule's key Find examines.
+const maxKeys = 32
+
+// Match is one library version that a file's content claims.
+type Match struct {
+	// Library is the npm package name ("jquery", "bootstrap", "@popperjs/core").
+	Library string
+	// Version is the version the text names.
+	Version string
+	// Text is the matched text, trimmed to one line, for evidence.
+	Text string
+	// Offset is where the text starts in the file.
+	Offset int
+	// Code is true for a version constant in code rather than a banner
+	// comment; such rules only apply when the file name names the library.
+	Code bool
+}
+
+// rule finds one library's version: key is a literal that must occur in the
+// file, re runs on the window starting at the key and must capture the
+// version as its first group. fileRe, when set, must match the file's base
+// name (lowercased) for the rule to apply.
+type rule struct {
+	lib    string
+	key    string
+	re     *regexp.Regexp
+	fileRe *regexp.Regexp
+	code   bool
+	// not lists literals that, found just before the key (within 40 bytes),
+	// veto the match: "Based on Underscore.js 1.8.3" in lodash's banner.
+	not []string
+	// anywhere lets a banner rule match outside a comment (mustache's
+	// name and version object); other banner rules must be in a comment,
+	// so that Bootstrap's "requires at least jQuery v1.9.1" names nothing.
+	anywhere bool
+}
+
+// ver is the version capture every rule uses: dotted numbers with an
+// optional pre-release tag, never more than the window.
+const ver = `(\d{1,4}\.\d{1,4}(?:\.\d{1,4})?(?:-(?:alpha|beta|rc|pre)[.\d]{0,8})?)`
+
+func banner(lib, key, expr string, not ...string) rule {
+	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), not: not}
+}
+
+func anywhere(r rule) rule {
+	r.anywhere = true
+	return r
+}
+
+func code(lib, key, expr, file string) rule {
+	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), fileRe: regexp.MustCompile(file), code: true}
+}
+
+// rules are the banners of the libraries the catalog covers and a few more
+// with advisories. Keys are case-sensitive literals as the projects write
+// them. Each expression starts at the key.
+var rules = []rule{
+	banner("jquery", "jQuery v", `jQuery v`+ver+`(?:[ |]|$)`),
+	banner("jquery", "jQuery JavaScript Library v", `jQuery JavaScript Library v`+ver),
+	banner("jquery-ui", "jQuery UI", `jQuery UI (?:- v|v)`+ver),
+	banner("jquery-ui", "jQuery UI", `jQuery UI(?: [A-Z][A-Za-z]{1,20}){0,3} `+ver),
+	banner("jquery-migrate", "jQuery Migrate", `jQuery Migrate (?:- )?v`+ver),
+	banner("jquery-validation", "jQuery Validation Plugin", `jQuery Validation Plugin (?:- )?v`+ver),
+	banner("bootstrap", "Bootstrap", `Bootstrap {1,2}v`+ver+` \(`),
+	banner("bootstrap", "Bootstrap", `Bootstrap \(v`+ver+`\)`),
+	banner("bootstrap", "Bootstrap ", `Bootstrap [a-z-]{1,20}\.js v`+ver+` \(`),
+	banner("bootstrap", "Bootstrap: ", `Bootstrap: [a-z-]{1,20}\.js v`+ver),
+	banner("angular", "AngularJS v", `AngularJS v`+ver),
+	banner("lodash", "lodash ", `lodash `+ver+` \((?:Custom|Modern|Legacy|Compat)`),
+	banner("lodash", "Lo-Dash ", `Lo-Dash `+ver+` \(`),
+	banner("vue", "Vue.js v", `Vue\.js v`+ver),
+	banner("vue", "vue v", `vue v`+ver+`\n`),
+	banner("react", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react\.`),
+	banner("react-dom", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react-dom\.`),
+	banner("underscore", "Underscore.js ", `Underscore\.js `+ver+`\n`, "Based on", "| "),
+	banner("backbone", "Backbone.js ", `Backbone\.js `+ver+`\n`),
+	banner("handlebars", "handlebars v", `handlebars v`+ver),
+	banner("dompurify", "DOMPurify ", `DOMPurify `+ver+` \|`),
+	banner("select2", "Select2 ", `Select2 `+ver+`(?: \||\n)`),
+	banner("knockout", "Knockout JavaScript library v", `Knockout JavaScript library v`+ver),
+	banner("d3", "https://d3js.org v", `https://d3js\.org v`+ver),
+	banner("chart.js", "Chart.js v", `Chart\.js v`+ver),
+	banner("chart.js", "Chart.js\n", `Chart\.js\n \* http://chartjs\.org/\n \* Version: `+ver),
+	banner("axios", "Axios v", `Axios v`+ver),
+	banner("axios", "axios v", `axios v`+ver+` \|`),
+	banner("swiper", "Swiper ", `Swiper `+ver+`\n`),
+	banner("@popperjs/core", "@popperjs/core v", `@popperjs/core v`+ver),
+	banner("popper.js", "@version ", `@version `+ver+`\n[ *]*@license\n[ *]*Copyright \(c\) 20\d\d Federico Zivolo`),
+	banner("datatables.net", "DataTables ", `DataTables `+ver+`\n`),
+	banner("marked", "marked v", `marked v`+ver+` - a markdown parser`),
+	banner("moment", "//! version : ", `//! version : `+ver),
+	anywhere(banner("mustache", "name: 'mustache.js'", `name: 'mustache\.js',\s{0,20}version: '`+ver+`'`)),
+	anywhere(banner("mustache", `name:"mustache.js"`, `name:"mustache\.js",version:"`+ver+`"`)),
+	banner("highlight.js", "Highlight.js v", `Highlight\.js v`+ver),
+	banner("tinymce", "TinyMCE version ", `TinyMCE version `+ver),
+	banner("prototype", "Prototype JavaScript framework, version ", `Prototype JavaScript framework, version `+ver),
+	banner("jquery-mobile", "jQuery Mobile ", `jQuery Mobile `+ver),
+	banner("js-cookie", "JavaScript Cookie v", `JavaScript Cookie v`+ver),
+
+	code("lodash", "VERSION", `VERSION\s?=\s?["']`+ver+`["']`, `^lodash(\.core)?(\.min)?\.js$`),
+	code("moment", "version", `version\s?=\s?["']`+ver+`["']`, `^moment(-with-locales)?(\.min)?\.js$`),
+	code("underscore", "VERSION", `VERSION\s?=\s?["']`+ver+`["']`, `^underscore(-umd|-esm)?(-min|\.min)?\.js$`),
+	code("backbone", "VERSION", `VERSION\s?=\s?["']`+ver+`["']`, `^backbone(-min|\.min)?\.js$`),
+	code("handlebars", "VERSION", `VERSION\s?=\s?["']`+ver+`["']`, `^handlebars(\.runtime)?(\.min)?\.js$`),
+	code("d3", "version", `version\s?[:=]\s?["']`+ver+`["']`, `^d3(\.v\d)?(\.min)?\.js$`),
+	code("react", "version", `version\s?=\s?["']`+ver+`["']`, `^react\.(development|production\.min)\.js$`),
+	code("react-dom", "version", `version\s?=\s?["']`+ver+`["']`, `^react-dom\.(development|production\.min)\.js$`),
+	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
+}
+
+// Find returns the versions that content claims, in file order, at most one
+// per (library, version). name is the file's URL path or name: code rules
+// apply only when its base name names their library. Content past MaxScan is
+// ignored.
+func Find(name string, content []byte) []Match {
+	if len(content) > MaxScan {
+		content = content[:MaxScan]
+	}
+	base := strings.ToLower(path.Base(name))
+	if i := strings.IndexAny(base, "?#"); i >= 0 {
+		base = base[:i]
+	}
+	var out []Match
+	seen := map[[2]string]bool{}
+	for i := range rules {
+		r := &rules[i]
+		if r.fileRe != nil && !r.fileRe.MatchString(base) {
+			continue
+		}
+		key := []byte(r.key)
+		for n, off := 0, 0; n < maxKeys && off < len(content); n++ {
+			j := bytes.Index(content[off:], key)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			off = at + len(key)
+			if vetoed(content, at, r.not) || (!r.code && !r.anywhere && !inComment(content, at)) {
+				continue
+			}
+			end := min(len(content), at+window)
+			m := r.re.FindSubmatch(content[at:end])
+			if len(m) < 2 || len(m[1]) == 0 {
+				continue
+			}
+			v := string(m[1])
+			k := [2]string{r.lib, v}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, Match{Library: r.lib, Version: v, Text: oneLine(m[0]), Offset: at, Code: r.code})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
+	return dropShadowed(out)
+}
+
+// dropShadowed removes a code match when a banner already named the same
+// library: the banner is the stronger claim, and a second version from code
+// in the same file would only be another library's constant.
+func dropShadowed(ms []Match) []Match {
+	banners := map[string]bool{}
+	for _, m := range ms {
+		if !m.Code {
+			banners[m.Library] = true
+		}
+	}
+	out := ms[:0]
+	for _, m := range ms {
+		if m.Code && banners[m.Library] {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// inComment reports whether position at is inside a comment: a block
+// comment opened in the 2 KiB before it and not closed since, or a line
+// comment ("//" or "//!") earlier on the same line.
+func inComment(content []byte, at int) bool {
+	lo := max(0, at-2048)
+	before := content[lo:at]
+	if open := bytes.LastIndex(before, []byte("/*")); open >= 0 && bytes.LastIndex(before, []byte("*/")) < open {
+		return true
+	}
+	line := before
+	if nl := bytes.LastIndexByte(before, '\n'); nl >= 0 {
+		line = before[nl+1:]
+	}
+	rest := bytes.TrimLeft(line, " \t")
+	if len(rest) == 0 { // the key starts the line: is the key the comment?
+		rest = content[at:min(len(content), at+2)]
+	}
+	return bytes.HasPrefix(rest, []byte("//"))
+}
+
+func vetoed(content []byte, at int, not []string) bool {
+	if len(not) == 0 {
+		return false
+	}
+	lo := max(0, at-40)
+	for _, n := range not {
+		if bytes.Contains(content[lo:at], []byte(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneLine returns b with runs of whitespace and comment stars folded to one
+// space, for evidence text.
+func oneLine(b []byte) string {
+	f := strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' || r == '\r' || r == '\t' || r == ' ' || r == '*' })
+	return strings.Join(f, " ")
+}
+
+// Libraries returns the npm names of the libraries Find knows, sorted.
+func Libraries() []string {
+	set := map[string]bool{}
+	for _, r := range rules {
+		set[r.lib] = true
+	}
+	out := make([]string, 0, len(set))
+	for l := range set {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}

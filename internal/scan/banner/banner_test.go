@@ -1,0 +1,117 @@
+package banner_test
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sentinel-sca/sentinel/internal/scan/banner"
+)
+
+// TestFind_NPMFiles reads every real npm distributable in the scan's test
+// data and checks that the banner (or, for minified builds without one,
+// the version constant) names the library and version INDEX.csv records.
+func TestFind_NPMFiles(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "npm")
+	f, err := os.Open(filepath.Join(dir, "INDEX.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows[1:] {
+		path, lib, version := row[0], row[1], row[2]
+		t.Run(path, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join(dir, path))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms := banner.Find(path, b)
+			if len(ms) == 0 {
+				t.Fatalf("Find(%q) = nothing, want %s %s", path, lib, version)
+			}
+			if ms[0].Library != lib || ms[0].Version != version {
+				t.Errorf("Find(%q)[0] = %s %s (%q), want %s %s", path, ms[0].Library, ms[0].Version, ms[0].Text, lib, version)
+			}
+			for _, m := range ms[1:] {
+				if m.Library == lib && m.Version != version {
+					t.Errorf("Find(%q) also claims %s %s (%q)", path, m.Library, m.Version, m.Text)
+				}
+			}
+		})
+	}
+}
+
+func TestFind_Synthetic(t *testing.T) {
+	tests := []struct {
+		name, file, content string
+		want                []string // library@version
+	}{
+		{"jquery_min", "a.js", "/*! jQuery v3.6.1 | (c) OpenJS Foundation */", []string{"jquery@3.6.1"}},
+		{"jquery_ui_widget", "dialog.min.js", "/*!\n * jQuery UI Dialog 1.13.2\n * http://jqueryui.com", []string{"jquery-ui@1.13.2"}},
+		{"jquery_ui", "jquery-ui.min.js", "/*! jQuery UI - v1.12.1 - 2016-09-14", []string{"jquery-ui@1.12.1"}},
+		{"migrate", "m.js", "/*! jQuery Migrate v3.4.0 | (c) OpenJS Foundation", []string{"jquery-migrate@3.4.0"}},
+		{"lodash_banner_no_underscore", "x.js", "/**\n * @license\n * Lodash lodash.com/license | Underscore.js 1.8.3 underscorejs.org/LICENSE\n */", nil},
+		{"lodash_code_needs_name", "bundle.js", `var VERSION="4.17.15";`, nil},
+		{"lodash_code", "lodash.min.js", `var VERSION="4.17.15";`, []string{"lodash@4.17.15"}},
+		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
+		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
+		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
+		{"bootstrap3_plugin", "modal.js", "/* ====\n * Bootstrap: modal.js v3.3.7", []string{"bootstrap@3.3.7"}},
+		{"react_dom", "react-dom.production.min.js", "/** @license React v16.14.0\n * react-dom.production.min.js", []string{"react-dom@16.14.0"}},
+		{"underscore", "underscore-min.js", "//     Underscore.js 1.13.6\n//     https://underscorejs.org", []string{"underscore@1.13.6"}},
+		{"no_version", "x.js", "/*! jQuery | (c) */", nil},
+		{"huge_version", "x.js", "/*! jQuery v123456789.1.1 | */", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, m := range banner.Find(tt.file, []byte(tt.content)) {
+				got = append(got, m.Library+"@"+m.Version)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("Find(%q) = %v, want %v", tt.content, got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Errorf("Find(%q) = %v, want %v", tt.content, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+func FuzzFind(f *testing.F) {
+	f.Add("jquery.min.js", []byte("/*! jQuery v3.6.1 | (c) OpenJS */"))
+	f.Add("lodash.js", []byte(`VERSION = '4.17.21'`))
+	f.Add("x.css", []byte("/*!\n * Bootstrap  v5.3.3 (https://getbootstrap.com/)"))
+	f.Fuzz(func(t *testing.T, name string, content []byte) {
+		for _, m := range banner.Find(name, content) {
+			if m.Library == "" || m.Version == "" || len(m.Version) > 40 {
+				t.Fatalf("bad match %+v", m)
+			}
+			if m.Offset < 0 || m.Offset >= len(content) {
+				t.Fatalf("offset %d out of range", m.Offset)
+			}
+		}
+	})
+}
+
+func TestFind_OnlyInComments(t *testing.T) {
+	for _, c := range []string{
+		`throw new Error("Bootstrap's JavaScript requires at least jQuery v1.9.1 but less than v4.0.0")`,
+		`var s = "Bootstrap v3.4.1 (x)";`,
+		"/* closed */ var x = 'jQuery v3.6.1 |';",
+	} {
+		if ms := banner.Find("bootstrap.min.js", []byte(c)); len(ms) != 0 {
+			t.Errorf("Find(%q) = %+v, want nothing outside comments", c, ms)
+		}
+	}
+	if ms := banner.Find("a.js", []byte("//! moment.js\n//! version : 2.29.4\n")); len(ms) != 1 || ms[0].Version != "2.29.4" {
+		t.Errorf("line comment banner: %+v", ms)
+	}
+}

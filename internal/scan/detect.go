@@ -1,0 +1,484 @@
+package scan
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/scan/banner"
+)
+
+// observation is one piece of evidence for one product, before
+// reconciliation.
+type observation struct {
+	key        productKey
+	version    string // "" when the evidence names none
+	kind       string // sentinel.Evidence*
+	url        string
+	detail     string
+	confidence int
+	// weak marks a version that may be another product's: a ?ver= query
+	// (WordPress appends its own version to every asset), a version a
+	// loose fingerprint rule read from HTML, a major release alone. Such
+	// a version counts only when strong evidence names the same version.
+	weak bool
+	// aux marks evidence that only says the product is referenced
+	// somewhere on a page (a fingerprint rule on the whole HTML): it joins
+	// a versioned detection of the product, but never stands alone beside
+	// one.
+	aux bool
+	// categories and cpe from the fingerprint rules, when they matched.
+	categories []string
+	cpe        string
+}
+
+// --- response headers and cookies ---
+
+// headerRule reads a product and version from one response header.
+type headerRule struct {
+	header string
+	re     *regexp.Regexp // group 1 is the version, when the header names one
+	key    productKey
+}
+
+// headerRules are the headers servers and applications announce
+// themselves in. A Server header can name several products
+// ("Apache/2.4.57 (Debian) OpenSSL/3.0.11 PHP/8.2.7"); each rule looks for
+// its own token.
+var headerRules = []headerRule{
+	{"Server", regexp.MustCompile(`(?i)\bnginx(?:/(\d[\w.]*))?`), "nginx"},
+	{"Server", regexp.MustCompile(`(?i)\bApache(?:/(\d[\w.]*))?(?:$|[ /(])`), "apache"},
+	{"Server", regexp.MustCompile(`(?i)\bApache-Coyote/`), "tomcat"},
+	{"Server", regexp.MustCompile(`(?i)\bMicrosoft-IIS(?:/(\d[\w.]*))?`), "iis"},
+	{"Server", regexp.MustCompile(`(?i)\bOpenSSL(?:/(\d[\w.]*))?`), "openssl"},
+	{"Server", regexp.MustCompile(`(?i)\bPHP(?:/(\d[\w.]*))?`), "php"},
+	{"Server", regexp.MustCompile(`(?i)\blighttpd(?:/(\d[\w.]*))?`), "lighttpd"},
+	{"Server", regexp.MustCompile(`(?i)^Caddy\b`), "caddy"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)\bPHP(?:/(\d[\w.]*))?`), "php"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)\bASP\.NET\b`), "aspnet"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)^Express$`), "express"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)\bServlet(?:/(\d[\w.]*))?`), "java"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)\bJSP(?:/(\d[\w.]*))?`), "java"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)\bNext\.js(?: (\d[\w.]*))?`), "npm:next"},
+	{"X-AspNet-Version", regexp.MustCompile(`^(\d[\w.]*)`), "aspnet"},
+	{"X-AspNetMvc-Version", regexp.MustCompile(`^(\d[\w.]*)`), "aspnetmvc"},
+	{"X-Generator", regexp.MustCompile(`(?i)^Drupal(?: (\d[\w.]*))?`), "drupal"},
+	{"X-Generator", regexp.MustCompile(`(?i)^MediaWiki(?: (\d[\w.]*))?`), "mediawiki"},
+	{"X-Drupal-Cache", regexp.MustCompile(`.`), "drupal"},
+	{"X-Drupal-Dynamic-Cache", regexp.MustCompile(`.`), "drupal"},
+	{"X-Pingback", regexp.MustCompile(`/xmlrpc\.php$`), "wordpress"},
+	{"Link", regexp.MustCompile(`/wp-json/|rel="https://api\.w\.org/"`), "wordpress"},
+	{"X-Content-Encoded-By", regexp.MustCompile(`(?i)Joomla! (\d[\w.]*)`), "joomla"},
+	{"X-Powered-By", regexp.MustCompile(`(?i)^Ghost(?: (\d[\w.]*))?`), "ghost"},
+	{"X-Redmine-Version", regexp.MustCompile(`^(\d[\w.]*)`), "redmine"},
+	{"X-Jenkins", regexp.MustCompile(`^(\d[\w.]*)`), "jenkins"},
+	{"X-Magento-Cache-Debug", regexp.MustCompile(`.`), "magento"},
+}
+
+// cookieRule names the product a session cookie belongs to.
+type cookieRule struct {
+	re  *regexp.Regexp
+	key productKey
+}
+
+var cookieRules = []cookieRule{
+	{regexp.MustCompile(`^PHPSESSID$`), "php"},
+	{regexp.MustCompile(`^JSESSIONID$`), "java"},
+	{regexp.MustCompile(`^ASP\.NET_SessionId$|^\.ASPXAUTH$|^\.AspNetCore\.`), "aspnet"},
+	{regexp.MustCompile(`^wordpress_|^wp-settings-|^wordpress_test_cookie$|^wp_lang$`), "wordpress"},
+	{regexp.MustCompile(`^S?SESS[0-9a-f]{32}$`), "drupal"},
+	{regexp.MustCompile(`^laravel_session$`), "laravel"},
+	{regexp.MustCompile(`^ci_session$`), "codeigniter"},
+	{regexp.MustCompile(`^phpMyAdmin(_https)?$|^pma_lang(_https)?$|^pmaUser-1`), "phpmyadmin"},
+	{regexp.MustCompile(`^MoodleSession`), "moodle"},
+	{regexp.MustCompile(`^roundcube_sessid$|^roundcube_sessauth$`), "roundcube"},
+	{regexp.MustCompile(`^DokuWiki$|^DW[0-9a-f]{32}$`), "dokuwiki"},
+	{regexp.MustCompile(`^[a-z0-9_]*_session$`), ""}, // generic; names nothing
+	{regexp.MustCompile(`^connect\.sid$`), "express"},
+	{regexp.MustCompile(`^csrftoken$|^django_language$`), "django"},
+	{regexp.MustCompile(`^_redmine_session$`), "redmine"},
+	{regexp.MustCompile(`^_gitlab_session$`), "gitlab"},
+	{regexp.MustCompile(`^grafana_session$`), "grafana"},
+	{regexp.MustCompile(`^mediawiki.*_session$|^[a-z0-9_]*wiki[a-z0-9_]*_session$`), "mediawiki"},
+}
+
+// analyzeHTTP reads headers and cookie names of a response of the site.
+func (c *crawl) analyzeHTTP(r *response) {
+	var out []observation
+	u := r.url.String()
+	for _, h := range headerRules {
+		for _, v := range r.header.Values(h.header) {
+			if len(v) > 1024 {
+				v = v[:1024]
+			}
+			m := h.re.FindStringSubmatch(v)
+			if m == nil {
+				continue
+			}
+			o := observation{key: h.key, kind: sentinel.EvidenceHeader, url: u, detail: h.header + ": " + v, confidence: sentinel.ConfidenceProduct}
+			if len(m) > 1 {
+				if ver := normVersion(m[1]); ver != "" {
+					o.version, o.confidence = ver, sentinel.ConfidenceGenerator
+					o.weak = !precise(ver)
+				}
+			}
+			out = append(out, o)
+		}
+	}
+	for _, sc := range r.header.Values("Set-Cookie") {
+		name, _, _ := strings.Cut(sc, "=")
+		name = strings.TrimSpace(name)
+		if name == "" || len(name) > 128 {
+			continue
+		}
+		for _, cr := range cookieRules {
+			if cr.re.MatchString(name) {
+				if cr.key != "" {
+					out = append(out, observation{key: cr.key, kind: sentinel.EvidenceCookie, url: u, detail: "Set-Cookie: " + name, confidence: sentinel.ConfidenceProduct})
+				}
+				break
+			}
+		}
+	}
+	c.observe(out...)
+}
+
+// --- generator ---
+
+// generatorRule reads a product and version from a generator string.
+type generatorRule struct {
+	re  *regexp.Regexp
+	key productKey
+}
+
+var generatorRules = []generatorRule{
+	{regexp.MustCompile(`(?i)^WordPress(?: (\d[\w.-]*))?`), "wordpress"},
+	{regexp.MustCompile(`(?i)^https?://wordpress\.org/\?v=(\d[\w.-]*)`), "wordpress"},
+	{regexp.MustCompile(`(?i)^Drupal(?: (\d[\w.]*))?`), "drupal"},
+	{regexp.MustCompile(`(?i)^Joomla!?(?: (?:- Open Source Content Management(?: - Version )?)?(\d[\w.]*))?`), "joomla"},
+	{regexp.MustCompile(`(?i)^MediaWiki(?: (\d[\w.-]*))?`), "mediawiki"},
+	{regexp.MustCompile(`(?i)^Ghost(?: (\d[\w.]*))?`), "ghost"},
+	{regexp.MustCompile(`(?i)^TYPO3(?: CMS)?(?: (\d[\w.]*))?`), "typo3"},
+	{regexp.MustCompile(`(?i)^DokuWiki(?: Release)?(?: (\d[\w.-]*))?`), "dokuwiki"},
+	{regexp.MustCompile(`(?i)^Moodle(?: (\d[\w.]*))?`), "moodle"},
+	{regexp.MustCompile(`(?i)^Hugo (\d[\w.]*)`), "tech:Hugo"},
+	{regexp.MustCompile(`(?i)^Jekyll v(\d[\w.]*)`), "tech:Jekyll"},
+}
+
+// generatorObservations reads a <meta name="generator"> or feed generator.
+func generatorObservations(u, g, what string) []observation {
+	if len(g) > 256 {
+		g = g[:256]
+	}
+	for _, r := range generatorRules {
+		m := r.re.FindStringSubmatch(g)
+		if m == nil {
+			continue
+		}
+		o := observation{key: r.key, kind: sentinel.EvidenceGenerator, url: u, detail: what + ": " + g, confidence: sentinel.ConfidenceProduct}
+		if len(m) > 1 {
+			if v := normVersion(m[1]); v != "" {
+				o.version, o.confidence, o.weak = v, sentinel.ConfidenceGenerator, !precise(v)
+			}
+		}
+		return []observation{o}
+	}
+	return nil
+}
+
+// analyzePage reads an HTML page: generator meta tags and the fingerprint
+// rules.
+func (c *crawl) analyzePage(r *response, p *page) {
+	u := r.url.String()
+	var out []observation
+	for _, g := range p.generators {
+		out = append(out, generatorObservations(u, g, `<meta name="generator">`)...)
+	}
+	c.mu.Lock()
+	c.htmlRuled++
+	withHTML := c.htmlRuled <= htmlRulePages
+	c.mu.Unlock()
+	out = append(out, c.s.rules.match(r, p, withHTML)...)
+	c.observe(out...)
+}
+
+// --- paths ---
+
+// versioned file names: "jquery-3.6.1.min.js", "knockout-3.5.1.debug.js",
+// "bootstrap.bundle-5.3.0.js" is not a convention anyone uses, so the
+// version must follow the name.
+var fileVersion = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|dompurify|chart|axios|swiper|popper|datatables|marked|highlight)[.-]v?(\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)(?:[.-](?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global))*\.(?:js|css)$`)
+
+// fileNames maps the names in file names and CDN paths to npm packages.
+var fileNames = map[string]string{
+	"jquery": "jquery", "jquery-ui": "jquery-ui", "jqueryui": "jquery-ui", "jquery-migrate": "jquery-migrate",
+	"bootstrap": "bootstrap", "twitter-bootstrap": "bootstrap", "angular": "angular", "angular.js": "angular",
+	"angularjs": "angular", "vue": "vue", "react": "react", "react-dom": "react-dom", "lodash": "lodash",
+	"lodash.js": "lodash", "underscore": "underscore", "underscore.js": "underscore", "backbone": "backbone",
+	"backbone.js": "backbone", "moment": "moment", "moment.js": "moment", "handlebars": "handlebars",
+	"handlebars.js": "handlebars", "mustache": "mustache", "mustache.js": "mustache", "knockout": "knockout",
+	"d3": "d3", "select2": "select2", "purify": "dompurify", "dompurify": "dompurify", "chart": "chart.js",
+	"chart.js": "chart.js", "axios": "axios", "swiper": "swiper", "popper": "@popperjs/core",
+	"popper.js": "popper.js", "datatables": "datatables.net", "marked": "marked", "highlight": "highlight.js",
+	"highlight.js": "highlight.js", "jquery-validate": "jquery-validation", "jquery-validation": "jquery-validation",
+	"font-awesome": "font-awesome", "tinymce": "tinymce", "dojo": "dojo", "ember.js": "ember-source",
+	"modernizr": "modernizr", "prototype": "prototype", "jquery-mobile": "jquery-mobile",
+	"jquery.mobile": "jquery-mobile", "three.js": "three", "socket.io": "socket.io-client",
+}
+
+// CDN layouts that name a library and version in the path.
+var (
+	// cdnjs.cloudflare.com and ajax.googleapis.com: /ajax/libs/<name>/<version>/...
+	cdnLibs = regexp.MustCompile(`^/ajax/libs/([A-Za-z0-9._-]{1,64})/v?(\d[\w.-]{0,30})/`)
+	// cdn.jsdelivr.net/npm/<name>@<version>/ and unpkg.com/<name>@<version>/, scoped too.
+	cdnNPM = regexp.MustCompile(`^/(?:npm/)?((?:@[a-z0-9][\w.-]{0,63}/)?[a-z0-9][\w.-]{0,213})@v?(\d[\w.-]{0,30})(?:/|$)`)
+	// cdn.jsdelivr.net/gh/<owner>/<repo>@<version>/
+	cdnGH = regexp.MustCompile(`^/gh/([\w.-]{1,64})/([\w.-]{1,100})@v?(\d[\w.-]{0,30})/`)
+	// code.jquery.com: /jquery-3.6.1.min.js, /ui/1.13.2/jquery-ui.min.js,
+	// /mobile/1.4.5/..., /jquery-migrate-3.4.0.min.js
+	codeJQuery = regexp.MustCompile(`^/(ui|mobile)/(\d[\d.]{0,20})/`)
+	// maxcdn/stackpath/netdna bootstrapcdn: /bootstrap/<v>/..., /twitter-bootstrap/<v>/...,
+	// /font-awesome/<v>/...; cdn.jsdelivr for bootstrap 5 uses /npm/.
+	bootstrapCDN = regexp.MustCompile(`^/(bootstrap|twitter-bootstrap|font-awesome|bootswatch)/(\d[\d.]{0,20})/`)
+	// ajax.aspnetcdn.com: /ajax/jQuery/jquery-3.4.1.min.js, /ajax/bootstrap/4.5.2/...
+	aspnetCDN = regexp.MustCompile(`^/ajax/([A-Za-z.-]{1,40})/(\d[\d.]{0,20})/`)
+
+	wpPlugin       = regexp.MustCompile(`/wp-content/plugins/([a-z0-9][a-z0-9_.-]{0,100})/`)
+	wpTheme        = regexp.MustCompile(`/wp-content/themes/([a-z0-9][a-z0-9_.-]{0,100})/`)
+	wpCore         = regexp.MustCompile(`/wp-(?:includes|admin)/`)
+	drupalModule   = regexp.MustCompile(`/(?:sites/[\w.-]+/)?modules/(?:contrib/|custom/)?([a-z][a-z0-9_]{1,64})/`)
+	drupalTheme    = regexp.MustCompile(`/(?:sites/[\w.-]+/)?themes/(?:contrib/|custom/)?([a-z][a-z0-9_]{1,64})/`)
+	drupalCore     = regexp.MustCompile(`^/core/(?:misc|modules|themes|assets)/|^/misc/drupal\.js$`)
+	joomlaComp     = regexp.MustCompile(`/(?:administrator/)?components/(com_[a-z0-9_]{1,64})/`)
+	joomlaCore     = regexp.MustCompile(`^/media/(?:jui|system)/(?:js|css)/`)
+	queryVersion   = regexp.MustCompile(`^\d{1,4}(?:\.\d{1,6}){1,3}$`)
+	drupalCoreMods = map[string]bool{"system": true, "node": true, "user": true, "block": true, "field": true, "filter": true, "contextual": true, "toolbar": true, "views": false}
+)
+
+// pathObservations reads what an asset's URL claims: a versioned file
+// name, a CDN's library path, a CMS plugin, theme or module directory. A
+// ?ver= or ?v= query is recorded as a weak version (see observation.weak).
+func pathObservations(u *url.URL) []observation {
+	var out []observation
+	p := u.EscapedPath()
+	if len(p) > 2048 {
+		return nil
+	}
+	if dp, err := url.PathUnescape(p); err == nil {
+		p = dp
+	}
+	us := u.String()
+	base := path.Base(p)
+	lib := func(name, version, what string) {
+		npm := fileNames[strings.ToLower(name)]
+		if npm == "" {
+			return
+		}
+		v := normVersion(version)
+		o := observation{key: productKey("npm:" + npm), kind: sentinel.EvidencePath, url: us, detail: what, confidence: sentinel.ConfidenceProduct}
+		if v != "" {
+			o.version, o.confidence = v, sentinel.ConfidenceBanner
+		}
+		out = append(out, o)
+	}
+	host := strings.ToLower(u.Hostname())
+	switch {
+	case cdnLibs.MatchString(p):
+		m := cdnLibs.FindStringSubmatch(p)
+		lib(m[1], m[2], "CDN path "+p)
+	case cdnGH.MatchString(p):
+		m := cdnGH.FindStringSubmatch(p)
+		lib(m[2], m[3], "CDN path "+p)
+	case (host == "unpkg.com" || strings.HasSuffix(host, "jsdelivr.net") || host == "esm.sh" || host == "cdn.skypack.dev") && cdnNPM.MatchString(p):
+		m := cdnNPM.FindStringSubmatch(p)
+		// Any npm package: the path names the package and version exactly.
+		if v := normVersion(m[2]); v != "" {
+			out = append(out, observation{key: productKey("npm:" + strings.ToLower(m[1])), version: v, kind: sentinel.EvidencePath, url: us, detail: "CDN path " + p, confidence: sentinel.ConfidenceBanner})
+		}
+	case host == "code.jquery.com" && codeJQuery.MatchString(p):
+		m := codeJQuery.FindStringSubmatch(p)
+		name := map[string]string{"ui": "jquery-ui", "mobile": "jquery-mobile"}[m[1]]
+		lib(name, m[2], "CDN path "+p)
+	case strings.Contains(host, "bootstrapcdn.com") && bootstrapCDN.MatchString(p):
+		m := bootstrapCDN.FindStringSubmatch(p)
+		lib(m[1], m[2], "CDN path "+p)
+	case strings.Contains(host, "aspnetcdn.com") && aspnetCDN.MatchString(p):
+		m := aspnetCDN.FindStringSubmatch(p)
+		lib(m[1], m[2], "CDN path "+p)
+	}
+	if len(out) == 0 {
+		if m := fileVersion.FindStringSubmatch(base); m != nil {
+			lib(m[1], m[2], "versioned file name "+base)
+		}
+	}
+	// CMS layout. These name the product (and for plugins the slug); a
+	// version can only come from a ?ver= query, which is weak.
+	qv := ""
+	q := u.Query()
+	for _, k := range []string{"ver", "v", "version"} {
+		if v := q.Get(k); queryVersion.MatchString(v) {
+			qv = v
+			break
+		}
+	}
+	cms := func(key productKey, what string, versionFromQuery bool) {
+		o := observation{key: key, kind: sentinel.EvidencePath, url: us, detail: what, confidence: sentinel.ConfidenceProduct}
+		if versionFromQuery && qv != "" {
+			o.version, o.weak = qv, true
+			o.detail += " (query " + u.RawQuery + ")"
+		}
+		out = append(out, o)
+	}
+	switch {
+	case wpPlugin.MatchString(p):
+		cms("wordpress", "WordPress content path", false)
+		cms(productKey("wp-plugin:"+wpPlugin.FindStringSubmatch(p)[1]), "WordPress plugin path "+p, true)
+	case wpTheme.MatchString(p):
+		cms("wordpress", "WordPress content path", false)
+		cms(productKey("wp-theme:"+wpTheme.FindStringSubmatch(p)[1]), "WordPress theme path "+p, true)
+	case wpCore.MatchString(p):
+		cms("wordpress", "WordPress core path "+p, true)
+	case drupalCore.MatchString(p):
+		cms("drupal", "Drupal core path "+p, false)
+	case joomlaComp.MatchString(p):
+		cms("joomla", "Joomla component path", false)
+		cms(productKey("joomla-component:"+joomlaComp.FindStringSubmatch(p)[1]), "Joomla component path "+p, true)
+	case joomlaCore.MatchString(p):
+		cms("joomla", "Joomla media path "+p, false)
+	case strings.Contains(p, "/sites/") && drupalModule.MatchString(p):
+		m := drupalModule.FindStringSubmatch(p)
+		cms("drupal", "Drupal sites path", false)
+		if !drupalCoreMods[m[1]] {
+			cms(productKey("drupal-module:"+m[1]), "Drupal module path "+p, true)
+		}
+	case strings.Contains(p, "/sites/") && drupalTheme.MatchString(p):
+		cms("drupal", "Drupal sites path", false)
+		cms(productKey("drupal-theme:"+drupalTheme.FindStringSubmatch(p)[1]), "Drupal theme path "+p, true)
+	case strings.Contains(p, "/themes/contrib/") && drupalTheme.MatchString(p):
+		cms(productKey("drupal-theme:"+drupalTheme.FindStringSubmatch(p)[1]), "Drupal theme path "+p, true)
+	case strings.Contains(p, "/modules/contrib/") && drupalModule.MatchString(p):
+		cms(productKey("drupal-module:"+drupalModule.FindStringSubmatch(p)[1]), "Drupal module path "+p, true)
+	}
+	// A versioned library file under a CMS directory: the ?ver= the CMS
+	// appended is weak evidence for the library too.
+	if len(out) > 0 && qv != "" {
+		for _, o := range out {
+			if strings.HasPrefix(string(o.key), "npm:") && o.version == "" {
+				out = append(out, observation{key: o.key, version: qv, weak: true, kind: sentinel.EvidencePath, url: us, detail: "query " + u.RawQuery, confidence: sentinel.ConfidenceProduct})
+				break
+			}
+		}
+	}
+	// A library's usual file name without a version still names it.
+	if !hasNPM(out) {
+		if name := libraryFromFileName(base); name != "" {
+			o := observation{key: productKey("npm:" + name), kind: sentinel.EvidencePath, url: us, detail: "file name " + base, confidence: sentinel.ConfidenceProduct}
+			out = append(out, o)
+			if qv != "" {
+				out = append(out, observation{key: o.key, version: qv, weak: true, kind: sentinel.EvidencePath, url: us, detail: "query " + u.RawQuery, confidence: sentinel.ConfidenceProduct})
+			}
+		}
+	}
+	return out
+}
+
+func hasNPM(os []observation) bool {
+	for _, o := range os {
+		if strings.HasPrefix(string(o.key), "npm:") {
+			return true
+		}
+	}
+	return false
+}
+
+// plainFile matches the distributable names of the libraries without a
+// version: jquery.min.js, jquery-ui.css, bootstrap.bundle.min.js.
+var plainFile = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|chart|axios|swiper|popper|marked)(?:\.(?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global|core))*\.(?:js|css)$`)
+
+func libraryFromFileName(base string) string {
+	m := plainFile.FindStringSubmatch(base)
+	if m == nil {
+		return ""
+	}
+	return fileNames[strings.ToLower(m[1])]
+}
+
+// --- content: catalog hash and banners ---
+
+// contentObservations hashes a fetched script or style sheet against the
+// catalog and reads its banners.
+func (c *crawl) contentObservations(r *response, kind string) []observation {
+	u := r.url.String()
+	var out []observation
+	banners := banner.Find(r.url.Path, r.body)
+	for _, m := range banners {
+		detail := "banner: " + m.Text
+		if m.Code {
+			detail = "version constant: " + m.Text
+		}
+		if v := normVersion(m.Version); v != "" {
+			out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceBanner})
+		}
+	}
+	if r.cut {
+		return out // a partial file's hash names nothing
+	}
+	sum := sha1.Sum(r.body)
+	entries := c.s.cat.Lookup(sum)
+	if len(entries) == 0 {
+		return out
+	}
+	hexSum := "sha1:" + hex.EncodeToString(sum[:])
+	// One hash can name several versions of one library (a file that did
+	// not change between releases): the version is the banner's when it is
+	// one of them, and none otherwise.
+	byLib := map[string][]string{}
+	files := map[string]string{}
+	for _, e := range entries {
+		byLib[e.Library] = append(byLib[e.Library], e.Version)
+		if files[e.Library] == "" {
+			files[e.Library] = e.Source + " " + e.File
+		}
+	}
+	libs := make([]string, 0, len(byLib))
+	for l := range byLib {
+		libs = append(libs, l)
+	}
+	sort.Strings(libs)
+	for _, l := range libs {
+		vs := dedupe(byLib[l])
+		o := observation{key: productKey("npm:" + l), kind: sentinel.EvidenceHash, url: u, confidence: sentinel.ConfidenceHash}
+		switch {
+		case len(vs) == 1:
+			o.version = vs[0]
+			o.detail = hexSum + " = " + files[l]
+		default:
+			o.detail = hexSum + " = " + l + " " + strings.Join(vs, " or ")
+			for _, m := range banners {
+				if m.Library == l && contains(vs, m.Version) {
+					o.version = m.Version
+				}
+			}
+			if o.version == "" {
+				o.confidence = sentinel.ConfidenceProduct
+			}
+		}
+		out = append(out, o)
+	}
+	_ = kind
+	return out
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,94 @@
+package scan
+
+import (
+	"net/url"
+	"slices"
+	"testing"
+)
+
+func TestPathObservations(t *testing.T) {
+	tests := []struct {
+		url  string
+		want []string // key@version (weak versions marked ~)
+	}{
+		{"https://cdnjs.cloudflare.com/ajax/libs/twitter-bootstrap/3.4.1/js/bootstrap.min.js", []string{"npm:bootstrap@3.4.1"}},
+		{"https://ajax.googleapis.com/ajax/libs/jquery/3.6.1/jquery.min.js", []string{"npm:jquery@3.6.1"}},
+		{"https://cdn.jsdelivr.net/npm/vue@2.6.14/dist/vue.min.js", []string{"npm:vue@2.6.14"}},
+		{"https://unpkg.com/@popperjs/core@2.11.8/dist/umd/popper.min.js", []string{"npm:@popperjs/core@2.11.8"}},
+		{"https://cdn.jsdelivr.net/gh/jquery/jquery@3.6.1/dist/jquery.min.js", []string{"npm:jquery@3.6.1"}},
+		{"https://code.jquery.com/jquery-3.6.1.min.js", []string{"npm:jquery@3.6.1"}},
+		{"https://code.jquery.com/ui/1.13.2/jquery-ui.min.js", []string{"npm:jquery-ui@1.13.2"}},
+		{"https://maxcdn.bootstrapcdn.com/bootstrap/3.4.1/css/bootstrap.min.css", []string{"npm:bootstrap@3.4.1"}},
+		{"https://ajax.aspnetcdn.com/ajax/jquery.validate/1.19.5/jquery.validate.min.js", nil},
+		{"https://example.com/js/knockout-3.5.1.debug.js", []string{"npm:knockout@3.5.1"}},
+		{"https://example.com/js/jquery.min.js", []string{"npm:jquery@"}},
+		{"https://example.com/js/app.3f9a2c.js", nil},
+		{"https://example.com/wp-includes/js/jquery/jquery.min.js?ver=3.6.1", []string{"wordpress@~3.6.1", "npm:jquery@", "npm:jquery@~3.6.1"}},
+		{"https://example.com/wp-content/plugins/akismet/_inc/akismet.js?ver=5.0.1", []string{"wordpress@", "wp-plugin:akismet@~5.0.1"}},
+		{"https://example.com/wp-content/themes/twentytwentythree/style.css", []string{"wordpress@", "wp-theme:twentytwentythree@"}},
+		{"https://example.com/sites/all/modules/views/js/base.js?v=7.x", []string{"drupal@", "drupal-module:views@"}},
+		{"https://example.com/sites/all/themes/bartik/css/style.css", []string{"drupal@", "drupal-theme:bartik@"}},
+		{"https://example.com/core/misc/drupal.js?v=10.1.5", []string{"drupal@"}},
+		{"https://example.com/components/com_content/x.js", []string{"joomla@", "joomla-component:com_content@"}},
+		{"https://example.com/media/jui/js/jquery.min.js?v=3.9.28", []string{"joomla@", "npm:jquery@", "npm:jquery@~3.9.28"}},
+	}
+	for _, tt := range tests {
+		u, err := url.Parse(tt.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, o := range pathObservations(u) {
+			v := o.version
+			if o.weak {
+				v = "~" + v
+			}
+			got = append(got, string(o.key)+"@"+v)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("pathObservations(%s) = %q, want %q", tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestReconcile(t *testing.T) {
+	o := func(key productKey, version, kind, u string, conf int, weak bool) observation {
+		return observation{key: key, version: version, kind: kind, url: u, detail: kind + " " + u + " " + version, confidence: conf, weak: weak}
+	}
+	obs := []observation{
+		// two jQuery copies, each with its own evidence
+		o("npm:jquery", "3.6.1", "hash", "/a.js", 100, false),
+		o("npm:jquery", "1.12.4", "fingerprint", "/b.js", 80, false),
+		o("npm:jquery", "", "path", "/a.js", 40, false),             // joins 3.6.1 (same URL)
+		o("npm:jquery", "", "path", "/c.js", 40, false),             // stands alone: two versions exist
+		o("npm:jquery", "6.1.9", "path", "/a.js", 40, true),         // weak, unconfirmed: versionless
+		o("wordpress", "6.1.9", "generator", "/", 60, false),        // strong
+		o("wordpress", "6.1.9", "path", "/wp-includes/x", 40, true), // weak, confirmed
+		o("wordpress", "", "cookie", "/", 40, false),
+		o("drupal", "10", "generator", "/", 60, true), // major only: weak, unconfirmed
+		o("php", "", "cookie", "/", 40, false),
+	}
+	got := map[string]int{}
+	for _, d := range reconcile(obs) {
+		got[d.Name+"@"+d.Version] = len(d.Evidence)
+		if d.Version == "" && d.Purl != "" {
+			t.Errorf("%s: purl without version", d.Name)
+		}
+	}
+	want := map[string]int{"jQuery@3.6.1": 3, "jQuery@1.12.4": 1, "jQuery@": 1, "WordPress@6.1.9": 3, "Drupal@": 1, "PHP@": 1}
+	if !maps(got, want) {
+		t.Errorf("reconcile = %v, want %v", got, want)
+	}
+}
+
+func maps(a, b map[string]int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,184 @@
+package scan
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+)
+
+// detections reconciles the scan's observations (see the package comment
+// for the rules).
+func (c *crawl) detections() []sentinel.Detection {
+	c.mu.Lock()
+	obs := slices.Clone(c.obs)
+	c.mu.Unlock()
+	return reconcile(obs)
+}
+
+// reconcile turns observations into one detection per product and
+// version:
+//
+//  1. Observations are grouped by product.
+//  2. Each version named by strong evidence (a hash, a banner, a versioned
+//     path, a generator, a header, a CMS file) is a detection of its own:
+//     two jQuery copies are two detections, and evidence that disagrees is
+//     never merged into a guess.
+//  3. A weak version (a ?ver= query, a loose HTML rule, a major release
+//     alone) joins the detection whose strong evidence names the same
+//     version; otherwise it is kept as versionless evidence, its version
+//     only in the detail.
+//  4. Versionless evidence joins a versioned detection of the product that
+//     has evidence from the same URL; failing that, the product's only
+//     versioned detection when it has exactly one; failing that, it makes
+//     one detection of the product without a version. So a product without
+//     version is reported only when no versioned detection can own its
+//     evidence. Evidence that only says a page references the product
+//     somewhere (a fingerprint rule on the whole HTML) joins the lowest
+//     version rather than stand alone beside versioned detections.
+//
+// A detection's confidence is its strongest evidence's; its purl is set
+// only with a version and an ecosystem.
+func reconcile(obs []observation) []sentinel.Detection {
+	byKey := map[productKey][]observation{}
+	for _, o := range obs {
+		if o.key == "" {
+			continue
+		}
+		byKey[o.key] = append(byKey[o.key], o)
+	}
+	var out []sentinel.Detection
+	for key, os := range byKey {
+		strong := map[string][]observation{}
+		var loose []observation
+		for _, o := range os {
+			if o.version != "" && !o.weak {
+				strong[o.version] = append(strong[o.version], o)
+			}
+		}
+		for _, o := range os {
+			switch {
+			case o.version != "" && !o.weak:
+			case o.version != "" && strong[o.version] != nil:
+				strong[o.version] = append(strong[o.version], o)
+			default:
+				if o.version != "" { // weak and unconfirmed
+					o.detail += " (version " + o.version + " not confirmed by other evidence)"
+					o.version = ""
+					o.confidence = min(o.confidence, sentinel.ConfidenceProduct)
+				}
+				loose = append(loose, o)
+			}
+		}
+		versions := make([]string, 0, len(strong))
+		for v := range strong {
+			versions = append(versions, v)
+		}
+		sort.Strings(versions)
+		var orphans []observation
+		for _, o := range loose {
+			owner := ""
+			for _, v := range versions {
+				if hasURL(strong[v], o.url) {
+					owner = v
+					break
+				}
+			}
+			if owner == "" && (len(versions) == 1 || (o.aux && len(versions) > 0)) {
+				owner = versions[0]
+			}
+			if owner == "" {
+				orphans = append(orphans, o)
+				continue
+			}
+			strong[owner] = append(strong[owner], o)
+		}
+		for _, v := range versions {
+			out = append(out, detection(key, v, strong[v]))
+		}
+		if len(orphans) > 0 {
+			out = append(out, detection(key, "", orphans))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name); a != b {
+			return a < b
+		}
+		return out[i].Version < out[j].Version
+	})
+	return out
+}
+
+func hasURL(os []observation, u string) bool {
+	for _, o := range os {
+		if o.url == u {
+			return true
+		}
+	}
+	return false
+}
+
+// maxEvidence bounds the evidence a detection carries: one line per
+// (kind, detail), so the same cookie or header on every page is one, and
+// at most this many (the strongest first).
+const maxEvidence = 25
+
+func detection(key productKey, version string, os []observation) sentinel.Detection {
+	p := describe(key)
+	d := sentinel.Detection{Name: p.name, Version: version, CPE: p.cpe, Categories: slices.Clone(p.categories)}
+	if version != "" && p.purl != nil && precise(version) {
+		d.Purl = p.purl(version)
+	}
+	sort.SliceStable(os, func(i, j int) bool {
+		if os[i].confidence != os[j].confidence {
+			return os[i].confidence > os[j].confidence
+		}
+		if os[i].kind != os[j].kind {
+			return os[i].kind < os[j].kind
+		}
+		if os[i].url != os[j].url {
+			return os[i].url < os[j].url
+		}
+		return os[i].detail < os[j].detail
+	})
+	seen := map[[2]string]bool{}
+	for _, o := range os {
+		d.Confidence = max(d.Confidence, o.confidence)
+		if d.CPE == "" && o.cpe != "" {
+			d.CPE = o.cpe
+		}
+		for _, c := range o.categories {
+			if !slices.Contains(d.Categories, c) {
+				d.Categories = append(d.Categories, c)
+			}
+		}
+		k := [2]string{o.kind, o.detail}
+		if seen[k] || len(d.Evidence) >= maxEvidence {
+			continue
+		}
+		seen[k] = true
+		d.Evidence = append(d.Evidence, sentinel.DetectionEvidence{Kind: o.kind, URL: o.url, Detail: o.detail, Version: o.version})
+	}
+	if d.CPE != "" {
+		d.CPE = cpeWithVersion(d.CPE, version)
+	}
+	return d
+}
+
+// cpeWithVersion fills the version field of a CPE 2.3 name
+// ("cpe:2.3:a:jquery:jquery:*:..." or the short "cpe:2.3:a:jquery:jquery").
+func cpeWithVersion(cpe, version string) string {
+	parts := strings.Split(cpe, ":")
+	if len(parts) < 5 || parts[0] != "cpe" || parts[1] != "2.3" {
+		return cpe
+	}
+	for len(parts) < 13 {
+		parts = append(parts, "*")
+	}
+	parts[5] = "*"
+	if version != "" {
+		parts[5] = version
+	}
+	return strings.Join(parts[:13], ":")
+}

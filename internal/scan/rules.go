@@ -1,0 +1,377 @@
+package scan
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp/syntax"
+	"sort"
+	"strings"
+	"sync"
+
+	wappalyzer "github.com/projectdiscovery/wappalyzergo"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+)
+
+// The fingerprint rules are a subset of github.com/projectdiscovery/
+// wappalyzergo's (pinned at v0.3.1): the technologies of the categories
+// below, the ones that are software components (CMSs, JavaScript libraries
+// and frameworks, web servers, languages, web frameworks, ...), not the
+// analytics, advertising or hosting services a site uses.
+//
+// The rules are evaluated here with the library's own pattern parser
+// (wappalyzer.ParsePattern, which reads its version captures), part by
+// part, so that each match is evidence with the exact header, cookie, meta
+// tag or script URL it matched. The parts that need a browser (js, dom)
+// are not used. HTML rules run on the first htmlRuleBytes of a page.
+var ruleCategories = map[int]bool{
+	1: true, 2: true, 3: true, 4: true, 6: true, 7: true, 8: true, 11: true, 12: true,
+	13: true, 18: true, 21: true, 22: true, 24: true, 25: true, 27: true, 30: true,
+	33: true, 44: true, 57: true, 59: true, 64: true, 66: true, 80: true, 82: true, 87: true,
+}
+
+// htmlRuleBytes bounds how much of a page the HTML rules read, and
+// htmlRulePages how many pages of a site they run on: they cost tens of
+// milliseconds a page, and the pages of one site share their markup.
+const (
+	htmlRuleBytes = 128 << 10
+	htmlRulePages = 10
+)
+
+// wappalyzerKeys maps the rule set's technology names to product keys;
+// other technologies are reported as "tech:<Name>" without a purl.
+var wappalyzerKeys = map[string]productKey{
+	"jQuery": "npm:jquery", "jQuery UI": "npm:jquery-ui", "jQuery Migrate": "npm:jquery-migrate",
+	"Bootstrap": "npm:bootstrap", "AngularJS": "npm:angular", "Vue.js": "npm:vue", "React": "npm:react",
+	"Lodash": "npm:lodash", "Underscore.js": "npm:underscore", "Backbone.js": "npm:backbone",
+	"Moment.js": "npm:moment", "Handlebars": "npm:handlebars", "Mustache": "npm:mustache",
+	"DOMPurify": "npm:dompurify", "Select2": "npm:select2", "Knockout.js": "npm:knockout", "D3": "npm:d3",
+	"Chart.js": "npm:chart.js", "Axios": "npm:axios", "Swiper": "npm:swiper", "Popper": "npm:@popperjs/core",
+	"DataTables": "npm:datatables.net", "Highlight.js": "npm:highlight.js", "TinyMCE": "npm:tinymce",
+	"Prototype": "npm:prototype", "jQuery Mobile": "npm:jquery-mobile", "Modernizr": "npm:modernizr",
+	"Marked": "npm:marked", "Next.js": "npm:next",
+	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
+	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
+	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Redmine": "redmine",
+	"GitLab": "gitlab", "Jenkins": "jenkins", "Grafana": "grafana", "Discourse": "discourse",
+	"Nextcloud": "nextcloud", "Nginx": "nginx", "Apache HTTP Server": "apache", "Apache Tomcat": "tomcat",
+	"PHP": "php", "Node.js": "node", "Express": "express", "Microsoft ASP.NET": "aspnet", "IIS": "iis",
+	"OpenSSL": "openssl", "Java": "java", "Laravel": "laravel", "CodeIgniter": "codeigniter",
+	"Django": "django", "LiteSpeed": "tech:LiteSpeed", "Lighttpd": "lighttpd", "Caddy": "caddy",
+}
+
+type appRule struct {
+	name       string
+	key        productKey
+	categories []string
+	cpe        string
+	headers    map[string]*wappalyzer.ParsedPattern // lowercase header name
+	cookies    map[string]*wappalyzer.ParsedPattern // lowercase cookie name
+	meta       map[string][]*wappalyzer.ParsedPattern
+	scriptSrc  []pattern
+	html       []pattern
+}
+
+// pattern is a compiled rule with the literals any match must contain,
+// lowercased: checking them with strings.Contains first skips most
+// regular expression runs (a page is matched against thousands of rules).
+type pattern struct {
+	*wappalyzer.ParsedPattern
+	lits []string
+}
+
+// Bounds of a rule's run on a long input: a rule with literals runs on
+// the text around the first occurrences of its longest literal (fingerprint
+// rules match within a tag or two); one without runs on the input's head.
+const (
+	ruleWindow      = 1024
+	ruleOccurrences = 8
+	ruleHead        = 4 << 10
+)
+
+// evaluate runs the rule on s; lower is s with ASCII letters lowercased
+// (the same length, so offsets agree).
+func (p pattern) evaluate(lower, s string) (bool, string) {
+	longest := ""
+	for _, l := range p.lits {
+		if !strings.Contains(lower, l) {
+			return false, ""
+		}
+		if len(l) > len(longest) {
+			longest = l
+		}
+	}
+	if len(s) <= 2*ruleWindow {
+		return p.Evaluate(s)
+	}
+	if longest == "" {
+		return p.Evaluate(s[:min(len(s), ruleHead)])
+	}
+	for n, off := 0, 0; n < ruleOccurrences; n++ {
+		i := strings.Index(lower[off:], longest)
+		if i < 0 {
+			break
+		}
+		at := off + i
+		if ok, v := p.Evaluate(s[max(0, at-ruleWindow):min(len(s), at+len(longest)+ruleWindow)]); ok {
+			return ok, v
+		}
+		off = at + len(longest)
+	}
+	return false, ""
+}
+
+// asciiLower lowercases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// requiredLiterals returns the literal strings (of 3 bytes or more) that
+// every match of a rule's regular expression contains, lowercased. It
+// parses the expression part of the rule (before "\;") with regexp/syntax
+// and keeps the literals of the mandatory parts of its top concatenation.
+func requiredLiterals(rule string, minLen int) []string {
+	expr, _, _ := strings.Cut(rule, `\;`)
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(*syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpLiteral:
+			if l := strings.ToLower(string(re.Rune)); len(l) >= minLen {
+				out = append(out, l)
+			}
+		case syntax.OpCapture, syntax.OpPlus:
+			walk(re.Sub[0])
+		case syntax.OpRepeat:
+			if re.Min >= 1 {
+				walk(re.Sub[0])
+			}
+		case syntax.OpConcat:
+			for _, sub := range re.Sub {
+				walk(sub)
+			}
+		}
+	}
+	walk(re)
+	return out
+}
+
+type ruleSet struct {
+	apps []*appRule
+}
+
+// loadRules compiles the subset once per process: it is read-only after,
+// like a compiled regular expression.
+var loadRules = sync.OnceValues(compileRules)
+
+func compileRules() (*ruleSet, error) {
+	var fp wappalyzer.Fingerprints
+	if err := json.Unmarshal([]byte(wappalyzer.GetRawFingerprints()), &fp); err != nil {
+		return nil, fmt.Errorf("decode fingerprint rules: %w", err)
+	}
+	catNames := map[int]string{}
+	for id, c := range wappalyzer.GetCategoriesMapping() {
+		catNames[id] = c.Name
+	}
+	rs := &ruleSet{}
+	for name, f := range fp.Apps {
+		keep := false
+		for _, c := range f.Cats {
+			keep = keep || ruleCategories[c]
+		}
+		if !keep {
+			continue
+		}
+		a := &appRule{
+			name:    name,
+			key:     wappalyzerKeys[name],
+			cpe:     f.CPE,
+			headers: map[string]*wappalyzer.ParsedPattern{},
+			cookies: map[string]*wappalyzer.ParsedPattern{},
+			meta:    map[string][]*wappalyzer.ParsedPattern{},
+		}
+		if a.key == "" {
+			a.key = productKey("tech:" + name)
+		}
+		for _, c := range f.Cats {
+			if n, ok := catNames[c]; ok {
+				a.categories = append(a.categories, n)
+			}
+		}
+		compile := func(s string) *wappalyzer.ParsedPattern {
+			p, err := wappalyzer.ParsePattern(s)
+			if err != nil {
+				return nil // patterns Go's regexp cannot express (lookahead) are left out
+			}
+			return p
+		}
+		for h, s := range f.Headers {
+			if p := compile(s); p != nil {
+				a.headers[strings.ToLower(h)] = p
+			}
+		}
+		for ck, s := range f.Cookies {
+			if p := compile(s); p != nil {
+				a.cookies[strings.ToLower(ck)] = p
+			}
+		}
+		for m, ss := range f.Meta {
+			for _, s := range ss {
+				if p := compile(s); p != nil {
+					a.meta[strings.ToLower(m)] = append(a.meta[strings.ToLower(m)], p)
+				}
+			}
+			if len(ss) == 0 {
+				if p := compile(""); p != nil {
+					a.meta[strings.ToLower(m)] = append(a.meta[strings.ToLower(m)], p)
+				}
+			}
+		}
+		for _, s := range f.ScriptSrc {
+			if p := compile(s); p != nil {
+				a.scriptSrc = append(a.scriptSrc, pattern{p, requiredLiterals(s, 2)})
+			}
+		}
+		for _, s := range f.HTML {
+			if p := compile(s); p != nil {
+				a.html = append(a.html, pattern{p, requiredLiterals(s, 3)})
+			}
+		}
+		if len(a.headers)+len(a.cookies)+len(a.meta)+len(a.scriptSrc)+len(a.html) == 0 {
+			continue
+		}
+		rs.apps = append(rs.apps, a)
+	}
+	sort.Slice(rs.apps, func(i, j int) bool { return rs.apps[i].name < rs.apps[j].name })
+	return rs, nil
+}
+
+// Len returns the number of technologies in the rule set.
+func (rs *ruleSet) Len() int { return len(rs.apps) }
+
+// match evaluates the rules on one page response.
+func (rs *ruleSet) match(r *response, p *page, withHTML bool) []observation {
+	u := r.url.String()
+	var out []observation
+	emit := func(a *appRule, where, input, version string, conf int, weak bool) {
+		o := observation{key: a.key, kind: sentinel.EvidenceFingerprint, url: where, detail: "rule " + a.name + ": " + input,
+			confidence: sentinel.ConfidenceProduct, categories: a.categories, cpe: a.cpe, aux: input == "html"}
+		if v := normVersion(version); v != "" {
+			o.version, o.confidence, o.weak = v, conf, weak || !precise(v)
+		}
+		out = append(out, o)
+	}
+	headers := map[string]string{}
+	for k, vs := range r.header {
+		v := strings.Join(vs, ", ")
+		if len(v) > 2048 {
+			v = v[:2048]
+		}
+		headers[strings.ToLower(k)] = v
+	}
+	cookies := map[string]string{}
+	for _, sc := range r.header.Values("Set-Cookie") {
+		name, rest, _ := strings.Cut(sc, "=")
+		value, _, _ := strings.Cut(rest, ";")
+		if name = strings.ToLower(strings.TrimSpace(name)); name != "" && len(name) <= 128 {
+			cookies[name] = value
+		}
+	}
+	body := string(r.body[:min(len(r.body), htmlRuleBytes)])
+	lowerBody := asciiLower(body)
+	for _, a := range rs.apps {
+		for h, pat := range a.headers {
+			if v, ok := headers[h]; ok {
+				if okm, ver := pat.Evaluate(v); okm {
+					emit(a, u, h+": "+v, ver, sentinel.ConfidenceGenerator, false)
+				}
+			}
+		}
+		for ck, pat := range a.cookies {
+			if v, ok := cookies[ck]; ok {
+				if okm, ver := pat.Evaluate(v); okm {
+					emit(a, u, "cookie "+ck, ver, sentinel.ConfidenceGenerator, false)
+				}
+			}
+		}
+		for m, pats := range a.meta {
+			v, ok := p.meta[m]
+			if !ok {
+				continue
+			}
+			for _, pat := range pats {
+				if okm, ver := pat.Evaluate(v); okm {
+					emit(a, u, `<meta name="`+m+`" content="`+v+`">`, ver, sentinel.ConfidenceGenerator, false)
+					break
+				}
+			}
+		}
+		for _, pat := range a.html {
+			if !withHTML {
+				break
+			}
+			if okm, ver := pat.evaluate(lowerBody, body); okm {
+				// HTML rules are loose: a version they capture from a
+				// query string (?ver=6.1.9, the host application's) counts
+				// only when other evidence agrees.
+				emit(a, u, "html", ver, sentinel.ConfidenceGenerator, ver != "" && queryLike(lowerBody, ver))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// matchScript evaluates the script URL rules on one script's URL. Pages of
+// one site share their scripts, so the crawl calls it once per URL.
+func (rs *ruleSet) matchScript(src string) []observation {
+	lower := asciiLower(src)
+	var out []observation
+	for _, a := range rs.apps {
+		for _, pat := range a.scriptSrc {
+			okm, ver := pat.evaluate(lower, src)
+			if !okm {
+				continue
+			}
+			// A version that is only in the query string is the host
+			// application's as often as the script's (?ver=6.1.9).
+			o := observation{key: a.key, kind: sentinel.EvidenceFingerprint, url: src, detail: "rule " + a.name + ": script " + src,
+				confidence: sentinel.ConfidenceProduct, categories: a.categories, cpe: a.cpe}
+			if v := normVersion(ver); v != "" {
+				o.version, o.confidence, o.weak = v, sentinel.ConfidenceBanner, !inPath(src, ver) || !precise(v)
+			}
+			out = append(out, o)
+			break
+		}
+	}
+	return out
+}
+
+// queryLike reports whether version v follows an "=" somewhere in the
+// page, as in a query string or an attribute value.
+func queryLike(lowerBody, v string) bool {
+	return strings.Contains(lowerBody, "="+v) || strings.Contains(lowerBody, "=v"+v)
+}
+
+// inPath reports whether version v appears in the path of URL s.
+func inPath(s, v string) bool {
+	if v == "" {
+		return true
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	return strings.Contains(u.Path, v)
+}
