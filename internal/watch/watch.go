@@ -1,0 +1,252 @@
+// Package watch is the Continuous Supply Chain Watch: it turns each SBOM
+// submission into findings right after it arrives (one job per
+// submission); after each intel sync it matches again the live components
+// (each host's newest submission, each site's newest reachable scan) of
+// the packages that sync touched, and every day all of them, so that new
+// advisories become findings and meaningful changes re-alert
+// (sbom.intel_match). The rules of what re-alerts live in package finding;
+// this package decides what is matched and when.
+//
+// Once per sync: the sync's own transaction enqueues its watch job, keyed
+// by the sync's id (package intelsvc), so a sync made by the command line
+// or by any replica is watched exactly once, after the replica running the
+// job has loaded it. Proportional to the change: the job reads the
+// sync's delta (the packages its new, changed, withdrawn and newly
+// known-exploited advisories name) and looks those packages up in the
+// inverted index, so its cost follows the delta, not the inventory.
+package watch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/finding"
+	"github.com/sentinel-sca/sentinel/internal/intel"
+	"github.com/sentinel-sca/sentinel/internal/intelsvc"
+	"github.com/sentinel-sca/sentinel/internal/jobs"
+)
+
+// Job kinds.
+const (
+	// JobReconcile reconciles one submission's host right after it arrives.
+	JobReconcile = "findings.reconcile"
+	// JobWatch re-matches every live component: daily.
+	JobWatch = "sbom.watch"
+	// JobWatchSync re-matches the components a sync touched (enqueued by
+	// the sync itself).
+	JobWatchSync = intelsvc.JobWatchSync
+)
+
+// Store is what the watch reads.
+type Store interface {
+	sentinel.OrgFinder
+	ListOrgs(ctx context.Context) ([]*sentinel.Organization, error)
+	FindSubmission(ctx context.Context, orgID, id string) (*sentinel.Submission, error)
+	// LatestSubmissions returns each host's newest submission.
+	LatestSubmissions(ctx context.Context, orgID string) ([]*sentinel.Submission, error)
+	// SubmissionItems returns the components of a source (a submission or
+	// a scan).
+	SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel.InventoryItem, error)
+	// LiveSources returns each host's live source; LiveComponents the live
+	// components of some packages.
+	LiveSources(ctx context.Context, orgID string) ([]sentinel.LiveComponent, error)
+	LiveComponents(ctx context.Context, orgID string, pkgs []sentinel.PackageRef) ([]sentinel.LiveComponent, error)
+}
+
+// Intel is what the watch needs of the intel service.
+type Intel interface {
+	// EnsureLoaded makes this replica's index reflect the sync.
+	EnsureLoaded(ctx context.Context, syncID int64) error
+	SyncDelta(ctx context.Context, syncID int64) (*intel.Delta, error)
+}
+
+// Reconciler writes an asset's findings for its current components;
+// *finding.Engine implements it.
+type Reconciler interface {
+	Reconcile(ctx context.Context, in finding.Input) (*finding.Result, error)
+}
+
+// Service runs the watch.
+type Service struct {
+	DB       Store
+	Findings Reconciler
+	Intel    Intel
+	// Refresh brings this replica's intel up to date before the daily run.
+	Refresh func(ctx context.Context) error
+}
+
+// ReconcileArgs name the submission a JobReconcile works on.
+type ReconcileArgs struct {
+	OrgID        string `json:"org_id"`
+	SubmissionID string `json:"submission_id"`
+}
+
+// EnqueueReconcile asks for the submission's findings in the caller's
+// transaction, so a committed submission always gets them.
+func EnqueueReconcile(ctx context.Context, tx sentinel.JobEnqueuer, orgID, submissionID string) error {
+	args, _ := json.Marshal(ReconcileArgs{orgID, submissionID})
+	_, _, err := tx.Enqueue(ctx, JobReconcile, args, sentinel.EnqueueOptions{UniqueKey: "reconcile:" + submissionID})
+	return err
+}
+
+// Register adds the watch's jobs to a runner: the reconcile job and the
+// daily watch.
+func (s *Service) Register(r *jobs.Runner) {
+	r.Register(JobReconcile, s.reconcileJob)
+	r.Register(JobWatch, s.watchJob)
+	r.Register(JobWatchSync, s.syncJob)
+	r.Every(jobs.Periodic{Name: JobWatch, Kind: JobWatch, Interval: 24 * time.Hour, Delay: time.Hour})
+}
+
+func (s *Service) reconcileSubmission(ctx context.Context, org *sentinel.Organization, sub *sentinel.Submission, watch bool) (*finding.Result, error) {
+	items, err := s.DB.SubmissionItems(ctx, org.ID, sub.ID)
+	if err != nil {
+		return nil, err
+	}
+	comps := make([]sentinel.Component, 0, len(items))
+	for _, it := range items {
+		comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+	}
+	return s.Findings.Reconcile(ctx, finding.Input{Org: org, Asset: sub.Host, AssetKind: "host", Source: "sbom",
+		Components: comps, SubmissionID: sub.ID, Watch: watch})
+}
+
+func (s *Service) reconcileJob(ctx context.Context, j *sentinel.Job) error {
+	var a ReconcileArgs
+	if err := json.Unmarshal(j.Args, &a); err != nil {
+		return jobs.Permanent(err)
+	}
+	org, err := s.DB.FindOrgByID(ctx, a.OrgID)
+	if err != nil {
+		return jobs.Permanent(err)
+	}
+	sub, err := s.DB.FindSubmission(ctx, a.OrgID, a.SubmissionID)
+	if err != nil {
+		return jobs.Permanent(err)
+	}
+	// Only the host's newest SBOM decides its findings: an older one that
+	// arrives late must not resolve what a newer one found.
+	latest, err := s.DB.LatestSubmissions(ctx, a.OrgID)
+	if err != nil {
+		return err
+	}
+	for _, l := range latest {
+		if l.Host == sub.Host && l.ID != sub.ID {
+			return nil
+		}
+	}
+	_, err = s.reconcileSubmission(ctx, org, sub, false)
+	return err
+}
+
+// Once re-matches every organization's live components now.
+func (s *Service) Once(ctx context.Context) error {
+	orgs, err := s.DB.ListOrgs(ctx)
+	if err != nil {
+		return err
+	}
+	for _, org := range orgs {
+		srcs, err := s.DB.LiveSources(ctx, org.ID)
+		if err != nil {
+			return err
+		}
+		for _, src := range srcs {
+			items, err := s.DB.SubmissionItems(ctx, org.ID, src.SourceID)
+			if err != nil {
+				return err
+			}
+			comps := make([]sentinel.Component, 0, len(items))
+			for _, it := range items {
+				comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+			}
+			if _, err := s.Findings.Reconcile(ctx, input(org, src, comps, false, nil)); err != nil {
+				return fmt.Errorf("watch %s/%s: %w", org.Slug, src.Host, err)
+			}
+		}
+	}
+	return nil
+}
+
+// input is the reconciliation of one live source's components.
+func input(org *sentinel.Organization, src sentinel.LiveComponent, comps []sentinel.Component, partial bool, withdrawn map[string]bool) finding.Input {
+	in := finding.Input{Org: org, Asset: src.Host, AssetKind: sentinel.AssetHost, Source: src.Kind, Components: comps, Watch: true,
+		Partial: partial, Withdrawn: withdrawn}
+	if src.Kind == sentinel.SourceScan {
+		in.AssetKind = sentinel.AssetSite
+	} else {
+		in.SubmissionID = src.SourceID
+	}
+	return in
+}
+
+// AfterSync re-matches the live components of the packages a sync touched.
+// It reports how many components it re-matched.
+func (s *Service) AfterSync(ctx context.Context, syncID int64) (int, error) {
+	if err := s.Intel.EnsureLoaded(ctx, syncID); err != nil {
+		return 0, err
+	}
+	d, err := s.Intel.SyncDelta(ctx, syncID)
+	if err != nil {
+		return 0, err
+	}
+	if len(d.Packages) == 0 {
+		return 0, nil
+	}
+	withdrawn := map[string]bool{}
+	for _, c := range d.Changed {
+		if c.Withdrawn {
+			withdrawn[c.ID] = true
+		}
+	}
+	orgs, err := s.DB.ListOrgs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, org := range orgs {
+		live, err := s.DB.LiveComponents(ctx, org.ID, d.Packages)
+		if err != nil {
+			return n, err
+		}
+		type source struct{ host, id, kind string }
+		bySource := map[source][]sentinel.Component{}
+		var order []source
+		for _, c := range live {
+			k := source{c.Host, c.SourceID, c.Kind}
+			if _, ok := bySource[k]; !ok {
+				order = append(order, k)
+			}
+			bySource[k] = append(bySource[k], sentinel.Component{Purl: c.Purl, Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version})
+		}
+		for _, k := range order {
+			comps := bySource[k]
+			n += len(comps)
+			src := sentinel.LiveComponent{Host: k.host, SourceID: k.id, Kind: k.kind}
+			if _, err := s.Findings.Reconcile(ctx, input(org, src, comps, true, withdrawn)); err != nil {
+				return n, fmt.Errorf("watch %s/%s after sync %d: %w", org.Slug, k.host, syncID, err)
+			}
+		}
+	}
+	return n, nil
+}
+
+func (s *Service) syncJob(ctx context.Context, j *sentinel.Job) error {
+	var a intelsvc.WatchArgs
+	if err := json.Unmarshal(j.Args, &a); err != nil {
+		return jobs.Permanent(err)
+	}
+	_, err := s.AfterSync(ctx, a.SyncID)
+	return err
+}
+
+func (s *Service) watchJob(ctx context.Context, _ *sentinel.Job) error {
+	if s.Refresh != nil {
+		if err := s.Refresh(ctx); err != nil {
+			return err
+		}
+	}
+	return s.Once(ctx)
+}
