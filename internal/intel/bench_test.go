@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/intel"
-	"github.com/sentinel-sca/sentinel/internal/purl"
+	"github.com/sentinel-sca/sentinel/internal/testing/purltest"
 )
 
 // The benchmarks run on a synthetic corpus made from the real fixture
@@ -140,7 +140,7 @@ func buildIndex(b *testing.B) (*intel.Index, []string, uint64, time.Duration) {
 			if len(vs) == 0 {
 				continue
 			}
-			p := purl.FromEcosystem(aff.Package.Ecosystem, aff.Package.Name, vs[rng.IntN(len(vs))])
+			p := purltest.FromEcosystem(aff.Package.Ecosystem, aff.Package.Name, vs[rng.IntN(len(vs))])
 			if p != "" {
 				pkgs = append(pkgs, p)
 			}

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
+	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
@@ -35,7 +37,14 @@ type Delta struct {
 	Changed []AdvisoryChange `json:"changed"`
 	// NewKEV are catalog listings present only in the newer catalog.
 	NewKEV []KEVListing `json:"new_kev"`
+	// Packages are the packages any of the above affects (in either
+	// snapshot's record), as the inventory keys them: the watch
+	// re-matches components of these packages only.
+	Packages []PackageRef `json:"packages"`
 }
+
+// PackageRef names a package as the inventory keys it.
+type PackageRef = sentinel.PackageRef
 
 // AdvisoryChange describes how one advisory changed.
 type AdvisoryChange struct {
@@ -77,7 +86,21 @@ func Diff(old, cur *Snapshot) Delta {
 	if cur == nil {
 		cur = &Snapshot{}
 	}
-	d := Delta{New: []string{}, Changed: []AdvisoryChange{}, NewKEV: []KEVListing{}}
+	d := Delta{New: []string{}, Changed: []AdvisoryChange{}, NewKEV: []KEVListing{}, Packages: []PackageRef{}}
+	touched := map[PackageRef]bool{}
+	touch := func(a *Advisory) {
+		if a == nil {
+			return
+		}
+		for _, aff := range a.Affected {
+			if aff.Package.Name == "" || aff.Package.Ecosystem == "" {
+				continue
+			}
+			eco := purl.BaseEcosystem(aff.Package.Ecosystem)
+			touched[PackageRef{Ecosystem: eco, Name: purl.InventoryKey(eco, aff.Package.Name)}] = true
+		}
+	}
+
 	before := byID(old.Advisories)
 	after := byID(cur.Advisories)
 	ids := make([]string, 0, len(after))
@@ -91,6 +114,7 @@ func Diff(old, cur *Snapshot) Delta {
 		if !ok {
 			if !a.IsWithdrawn() {
 				d.New = append(d.New, id)
+				touch(a)
 			}
 			continue
 		}
@@ -108,6 +132,8 @@ func Diff(old, cur *Snapshot) Delta {
 			Withdrawn:      a.IsWithdrawn() && !o.IsWithdrawn(),
 		}
 		d.Changed = append(d.Changed, c)
+		touch(o)
+		touch(a)
 	}
 
 	oldKEV := old.KEV.Lookup()
@@ -140,8 +166,20 @@ func Diff(old, cur *Snapshot) Delta {
 				Ransomware: k.Ransomware(),
 				Advisories: nonNil(slices.Compact(carriers[cve])),
 			})
+			for _, id := range carriers[cve] {
+				touch(after[id])
+			}
 		}
 	}
+	for r := range touched {
+		d.Packages = append(d.Packages, r)
+	}
+	slices.SortFunc(d.Packages, func(a, b PackageRef) int {
+		if c := strings.Compare(a.Ecosystem, b.Ecosystem); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 	return d
 }
 
@@ -210,4 +248,57 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// AddKEVCarriers completes the new known-exploited listings with carriers
+// among advs (the stored advisories), for a sync that brought a new KEV
+// catalog without the records that carry its CVEs: each listing names the
+// non-withdrawn advisories with the CVE as id or alias, and their packages
+// join Packages, so the watch re-matches them.
+func (d *Delta) AddKEVCarriers(advs []*Advisory) {
+	if len(d.NewKEV) == 0 {
+		return
+	}
+	want := map[string]int{}
+	for i, l := range d.NewKEV {
+		want[l.CVE] = i
+	}
+	have := map[PackageRef]bool{}
+	for _, p := range d.Packages {
+		have[p] = true
+	}
+	for _, a := range advs {
+		if a == nil || a.IsWithdrawn() {
+			continue
+		}
+		for _, x := range append([]string{a.ID}, a.Aliases...) {
+			i, ok := want[x]
+			if !ok {
+				continue
+			}
+			if !slices.Contains(d.NewKEV[i].Advisories, a.ID) {
+				d.NewKEV[i].Advisories = append(d.NewKEV[i].Advisories, a.ID)
+			}
+			for _, aff := range a.Affected {
+				if aff.Package.Name == "" || aff.Package.Ecosystem == "" {
+					continue
+				}
+				eco := purl.BaseEcosystem(aff.Package.Ecosystem)
+				r := PackageRef{Ecosystem: eco, Name: purl.InventoryKey(eco, aff.Package.Name)}
+				if !have[r] {
+					have[r] = true
+					d.Packages = append(d.Packages, r)
+				}
+			}
+		}
+	}
+	for i := range d.NewKEV {
+		slices.Sort(d.NewKEV[i].Advisories)
+	}
+	slices.SortFunc(d.Packages, func(a, b PackageRef) int {
+		if c := strings.Compare(a.Ecosystem, b.Ecosystem); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
 }

@@ -97,6 +97,14 @@ func TestDiff(t *testing.T) {
 			{CVE: "CVE-2021-23424", DateAdded: "2026-11-20", Ransomware: true, Advisories: []string{"GHSA-whgm-jr23-g3j9"}},
 			{CVE: "CVE-2099-0001", DateAdded: "2026-11-20", Advisories: []string{}},
 		},
+		// Every package a new, changed or newly known-exploited advisory
+		// names; the unchanged musl record's package is not among them.
+		Packages: []intel.PackageRef{
+			{Ecosystem: "Packagist", Name: "drupal/core"},
+			{Ecosystem: "PyPI", Name: "plone"},
+			{Ecosystem: "crates.io", Name: "hyper"},
+			{Ecosystem: "npm", Name: "ansi-html"},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Diff mismatch (-want +got):\n%s", diff)

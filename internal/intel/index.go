@@ -9,15 +9,17 @@ import (
 	"time"
 
 	"github.com/google/osv-scalibr/semantic"
-
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
 // Options configure NewIndex.
 type Options struct {
 	// Now is the clock for end-of-life decisions; time.Now when nil.
 	Now func() time.Time
+
+	// tableMinPoints overrides tableMinPoints (table.go) when not zero; a
+	// negative value gives every package tables. Internal tests only.
+	tableMinPoints int
 }
 
 // IndexStats describes what NewIndex built and what it had to leave out.
@@ -45,13 +47,23 @@ type IndexStats struct {
 // Index answers matches from memory. It is immutable after NewIndex and safe
 // for concurrent use.
 type Index struct {
-	pkgs  map[string][]entry // entries of a package stored together, for locality
+	pkgs  map[string]pkgIndex // entries of a package stored together, for locality; by value, one miss fewer
 	eol   eolIndex
 	now   func() time.Time
 	stats IndexStats
 
+	// byID finds the advisories of an id: their own or one of their
+	// aliases (a CVE names every record of the issue).
+	byID map[string][]string
+
 	ordered map[string]bool // build-time cache: does semantic order this ecosystem
 	parsed  *buildCache     // build-time cache of parsed versions
+}
+
+// AdvisoriesOf returns the ids of the (non-withdrawn) advisories that are
+// id or name it as an alias, sorted: the records of a CVE.
+func (idx *Index) AdvisoriesOf(id string) []string {
+	return slices.Clone(idx.byID[strings.ToUpper(strings.TrimSpace(id))])
 }
 
 // buildCache shares parsed versions while an index is built: records of one
@@ -101,19 +113,36 @@ type advMeta struct {
 	kev       bool
 	kevDate   string
 	kevRansom bool
+	// malicious marks a malicious-package report (an OSV MAL- record):
+	// every version it lists is bad, at critical severity.
+	malicious bool
 }
 
 // entry is one affected entry of one advisory, compiled for matching.
 type entry struct {
+	// The fields a match reads for every entry come first, so that they
+	// share the entry's first cache lines; the rest is read for hits only.
 	meta    *advMeta
-	eco     string   // base ecosystem
-	release string   // ecosystem suffix ("11", "v3.18", "22.04:LTS"), or ""
-	sev     *sevInfo // affected-level severity when it differs from meta.sev
+	release string // ecosystem suffix ("11", "v3.18", "22.04:LTS"), or ""
 	ranges  []evRange
-	// versions is the explicit versions list, sorted, with a leading "v"
-	// dropped in the semver-like ecosystems; matched by string equality.
-	versions []string
-	fixed    []fixedVer // sorted ascending in ecosystem order, distinct
+	// listed is the explicit versions list (those the ranges do not already
+	// cover), parsed and sorted in ecosystem order without duplicates: a
+	// listed version matches every version equal to it in the ecosystem's
+	// own semantics (PyPI and Maven "1.0" is "1.0.0"). listedStrs are the
+	// listed versions the ecosystem cannot order (no version order, or a
+	// version its parser refuses), with a leading "v" dropped in the
+	// semver-like ecosystems: those match by string equality only.
+	listed     []fixedVer
+	listedStrs []string
+	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
+	// compiled, or when GIT ranges are the only ranges; such an entry is
+	// reported as undecided unless another range or the versions list
+	// matches.
+	undecidable bool
+
+	eco   string     // base ecosystem
+	sev   *sevInfo   // affected-level severity when it differs from meta.sev
+	fixed []fixedVer // sorted ascending in ecosystem order, distinct
 	// fixedStrs are the strings of fixed; allFixed and allFixedStrs the
 	// union over siblings (all releases), precomputed for queries without a
 	// release. Matches share these slices (clipped): callers must not
@@ -126,11 +155,10 @@ type entry struct {
 	// affected entries for one package, such as one per release line or per
 	// distribution release. A match reports the fixes of all of them.
 	siblings []entry
-	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
-	// compiled, or when GIT ranges are the only ranges; such an entry is
-	// reported as undecided unless another range or the versions list
-	// matches.
-	undecidable bool
+	// sevSiblings is, with siblings, the severity a match through this
+	// entry reports for a query without a release: the highest of the
+	// siblings' (newMatch).
+	sevSiblings *sevInfo
 }
 
 // Event kinds.
@@ -167,7 +195,7 @@ type fixedVer struct {
 // of several records with one id the most recently modified wins.
 func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts Options) *Index {
 	idx := &Index{
-		pkgs:    make(map[string][]entry),
+		pkgs:    make(map[string]pkgIndex),
 		eol:     newEOLIndex(eol),
 		now:     opts.Now,
 		ordered: make(map[string]bool),
@@ -204,6 +232,15 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 			continue
 		}
 		idx.stats.Advisories++
+		if idx.byID == nil {
+			idx.byID = map[string][]string{}
+		}
+		for _, x := range append([]string{a.ID}, a.Aliases...) {
+			k := strings.ToUpper(x)
+			if !slices.Contains(idx.byID[k], a.ID) {
+				idx.byID[k] = append(idx.byID[k], a.ID)
+			}
+		}
 		meta := newMeta(a, kevs)
 		if meta.kev {
 			idx.stats.KEVLinked++
@@ -225,8 +262,12 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 		}
 	}
 	idx.stats.Packages = len(building)
+	minPoints := tableMinPoints
+	if opts.tableMinPoints != 0 {
+		minPoints = max(opts.tableMinPoints, 0)
+	}
 	for k, es := range building {
-		idx.pkgs[k] = pack(es)
+		idx.pkgs[k] = *newPkgIndex(es, minPoints)
 	}
 	idx.ordered, idx.parsed = nil, nil
 	return idx
@@ -235,12 +276,16 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 func newMeta(a *Advisory, kevs map[string]KEVEntry) *advMeta {
 	top := decodeSpecific(a.DatabaseSpecific)
 	m := &advMeta{
-		id:       a.ID,
-		aliases:  slices.Clip(nonNil(a.Aliases)),
-		summary:  a.Summary,
-		cwes:     slices.Clip(nonNil(top.CWEIDs)),
-		modified: a.Modified,
-		sev:      resolveSeverity(a, nil, top),
+		id:        a.ID,
+		aliases:   slices.Clip(nonNil(a.Aliases)),
+		summary:   a.Summary,
+		cwes:      slices.Clip(nonNil(top.CWEIDs)),
+		modified:  a.Modified,
+		sev:       resolveSeverity(a, nil, top),
+		malicious: strings.HasPrefix(a.ID, "MAL-"),
+	}
+	if m.malicious {
+		m.sev.label = sentinel.SeverityCritical
 	}
 	if m.summary == "" {
 		m.summary = firstLine(a.Details)
@@ -353,14 +398,23 @@ func (idx *Index) compile(meta *advMeta, a *Advisory, aff *Affected, top databas
 		// most records (GHSA, PYSEC) the list enumerates the ranges, so
 		// this saves both memory and a search per match; a record whose
 		// list and ranges disagree keeps the extra versions.
-		var vs []string
+		var listed []fixedVer
+		var strs []string
 		for _, v := range aff.Versions {
-			if !e.rangesCover(v, idx.parsed) {
-				vs = append(vs, listVersion(base, v))
+			if e.rangesCover(v, idx.parsed) {
+				continue
 			}
+			if orderKnown {
+				if pv, err := idx.parsed.parse(base, v); err == nil {
+					listed = append(listed, fixedVer{v, pv})
+					continue
+				}
+			}
+			strs = append(strs, listVersion(base, v))
 		}
-		sort.Strings(vs)
-		e.versions = slices.Clip(slices.Compact(vs))
+		e.listed = sortFixed(base, listed)
+		sort.Strings(strs)
+		e.listedStrs = slices.Clip(slices.Compact(strs))
 	}
 	return e
 }
@@ -445,6 +499,17 @@ func linkSiblings(es []entry) {
 				group[k].siblings = group
 				group[k].allFixed, group[k].allFixedStrs = all, strs
 			}
+			// The severity a match through each entry reports when the
+			// query names no release (newMatch's loop, run once here).
+			for k := range group {
+				sev := group[k].sevInfo()
+				for l := range group {
+					if si := group[l].sevInfo(); severityRank(si.label) > severityRank(sev.label) {
+						sev = si
+					}
+				}
+				group[k].sevSiblings = &sev
+			}
 		}
 		i = j
 	}
@@ -462,7 +527,37 @@ func (idx *Index) orderKnown(base string) bool {
 	return ok
 }
 
-// listVersion is the form a version takes for versions-list equality.
+// isListed reports whether q is in the entry's versions list: equal, in the
+// ecosystem's order, to a listed version it can order, or equal as a string
+// (listV, q's listVersion form) to one it cannot. When q itself cannot be
+// ordered against the list, string equality is all that is left.
+func (e *entry) isListed(q *qversion, listV string) bool {
+	if len(e.listed) > 0 {
+		ordered := true
+		_, found := sort.Find(len(e.listed), func(i int) int {
+			c, ok := q.cmp(&e.listed[i].v, e.listed[i].s)
+			if !ok {
+				ordered = false
+			}
+			return c
+		})
+		if ordered && found {
+			return true
+		}
+		if !ordered {
+			for _, l := range e.listed {
+				if listVersion(e.eco, l.s) == listV {
+					return true
+				}
+			}
+		}
+	}
+	_, found := slices.BinarySearch(e.listedStrs, listV)
+	return found
+}
+
+// listVersion is the form a version takes for versions-list string
+// equality, where the ecosystem cannot order it.
 func listVersion(base, v string) string {
 	if semverLike[base] {
 		return strings.TrimPrefix(v, "v")
@@ -545,308 +640,4 @@ func sortFixed(eco string, fx []fixedVer) []fixedVer {
 		out = append(out, f)
 	}
 	return slices.Clip(out)
-}
-
-// affected evaluates the range for q per the OSV schema: walking events in
-// version order, introduced switches on, fixed switches off at the version,
-// last_affected switches off just after it; with limits, only versions below
-// some limit are considered. ok is false when q cannot be ordered against
-// an event.
-func (r *evRange) affected(q *qversion) (aff, ok bool) {
-	if len(r.limits) > 0 {
-		below := false
-		for i := range r.limits {
-			c, ok := q.cmp(&r.limits[i].v, r.limits[i].s)
-			if !ok {
-				return false, false
-			}
-			if c < 0 {
-				below = true
-				break
-			}
-		}
-		if !below {
-			return false, true
-		}
-	}
-	for i := range r.events {
-		e := &r.events[i]
-		if e.zero {
-			aff = true
-			continue
-		}
-		c, ok := q.cmp(&e.v, e.s)
-		if !ok {
-			return false, false
-		}
-		switch e.kind {
-		case evIntroduced:
-			if c < 0 {
-				return aff, true // this and every later event is above q
-			}
-			aff = true
-		case evFixed:
-			if c < 0 {
-				return aff, true
-			}
-			aff = false
-		case evLastAffected:
-			if c < 0 {
-				return aff, true
-			}
-			if c > 0 {
-				aff = false
-			}
-		}
-	}
-	return aff, true
-}
-
-// Result is the answer for one component.
-type Result struct {
-	// Purl is the query as given (empty for MatchPackage).
-	Purl string `json:"purl,omitempty"`
-	// Matches are the advisories that affect the component, ordered by id.
-	Matches []sentinel.AdvisoryMatch `json:"matches"`
-	// EOL is the component's end-of-life status when known.
-	EOL *sentinel.EOLStatus `json:"eol,omitempty"`
-	// Undecided lists advisories that name the package but whose
-	// applicability cannot be decided from the version: GIT-only ranges, an
-	// ecosystem without a version order, or a version that does not parse.
-	// They are not matches; a caller may surface them for review.
-	Undecided []string `json:"undecided,omitempty"`
-	// Err is set when the purl could not be parsed.
-	Err error `json:"-"`
-}
-
-// Stats reports what the index holds.
-func (idx *Index) Stats() IndexStats { return idx.stats }
-
-// Match returns the advisories affecting the component named by a purl with
-// a version. The error is non-nil only when the purl cannot be parsed; a
-// purl of a type without advisories (pkg:generic, pkg:github) or without a
-// version yields no matches.
-func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
-	r := idx.matchPurl(p)
-	return r.Matches, r.Err
-}
-
-// MatchBatch matches many purls; results are in input order, each with its
-// own error.
-func (idx *Index) MatchBatch(purls []string) []Result {
-	out := make([]Result, len(purls))
-	for i, p := range purls {
-		out[i] = idx.matchPurl(p)
-	}
-	return out
-}
-
-// MatchPackage matches an OSV (ecosystem, name, version) directly, for
-// callers that already hold them (an extractor); eco may carry a release
-// ("Debian:12"). EOL is not looked up (it is keyed by purl).
-func (idx *Index) MatchPackage(eco, name, version string) Result {
-	return idx.matchKey(packageKey(eco, name), eco, version, nil)
-}
-
-// EOL returns the end-of-life status of the purl's version, or nil when the
-// data does not know the product or cycle.
-func (idx *Index) EOL(p string) (*sentinel.EOLStatus, error) {
-	u, err := purl.Parse(p)
-	if err != nil {
-		return nil, err
-	}
-	return idx.eol.status(u, idx.now()), nil
-}
-
-func (idx *Index) matchPurl(p string) Result {
-	u, err := purl.Parse(p)
-	if err != nil {
-		return Result{Purl: p, Err: err}
-	}
-	eco, name, err := purl.FromPackageURL(u)
-	if err != nil {
-		return Result{Purl: p, EOL: idx.eol.status(u, idx.now())}
-	}
-	key := packageKey(eco, name)
-	eol := idx.eol.statusByKey(key, u, idx.now())
-	if u.Version == "" {
-		return Result{Purl: p, EOL: eol}
-	}
-	r := idx.matchKey(key, eco, u.Version, eol)
-	r.Purl = p
-	return r
-}
-
-// packageKey is the index key of an OSV package: base ecosystem and
-// normalised name.
-func packageKey(eco, name string) string {
-	base := purl.BaseEcosystem(eco)
-	return base + "\x00" + purl.NormalizeName(base, name)
-}
-
-// matchKey is the core: look up the package, evaluate each entry.
-func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) Result {
-	base, release, _ := strings.Cut(eco, ":")
-	entries := idx.pkgs[key]
-	res := Result{EOL: eol}
-	if len(entries) == 0 || ver == "" {
-		return res
-	}
-	var qs [2]*qversion // by range ecosystem: base, and "npm" for SEMVER ranges
-	qFor := func(semver bool) *qversion {
-		i, eco := 0, base
-		if semver {
-			i, eco = 1, "npm"
-		}
-		if qs[i] == nil {
-			qs[i] = newQVersion(eco, ver)
-		}
-		return qs[i]
-	}
-	listV := listVersion(base, ver)
-	// Entries of one advisory are adjacent and advisories are in id order
-	// (NewIndex), so matches come out sorted by id and "already matched"
-	// or "already undecided" is a look at the previous one.
-	var hitBuf [16]*entry
-	hits := hitBuf[:0]
-	var lastHit, lastUndecided *advMeta
-	for i := range entries {
-		e := &entries[i]
-		if e.meta == lastHit {
-			continue // already matched through a sibling, with all fixes
-		}
-		if release != "" && e.release != "" && !releaseMatches(release, e.release) {
-			continue
-		}
-		hit := false
-		decided := !e.undecidable
-		for i := 0; !hit && i < len(e.ranges); i++ {
-			r := &e.ranges[i]
-			aff, ok := r.affected(qFor(r.semver))
-			if !ok {
-				decided = false
-				continue
-			}
-			hit = aff
-		}
-		if !hit && len(e.versions) > 0 {
-			_, hit = slices.BinarySearch(e.versions, listV)
-		}
-		if !hit {
-			if !decided && e.meta != lastUndecided {
-				lastUndecided = e.meta
-				res.Undecided = append(res.Undecided, e.meta.id)
-			}
-			continue
-		}
-		lastHit = e.meta
-		hits = append(hits, e)
-	}
-	if len(hits) > 0 {
-		res.Matches = make([]sentinel.AdvisoryMatch, len(hits))
-		for i, e := range hits {
-			res.Matches[i] = newMatch(e, release, qFor(false), eol, base)
-		}
-	}
-	// An advisory matched through one entry is decided, whatever a sibling
-	// said.
-	if len(res.Undecided) > 0 && len(hits) > 0 {
-		res.Undecided = slices.DeleteFunc(res.Undecided, func(id string) bool {
-			return slices.ContainsFunc(hits, func(e *entry) bool { return e.meta.id == id })
-		})
-		if len(res.Undecided) == 0 {
-			res.Undecided = nil
-		}
-	}
-	return res
-}
-
-// releaseMatches compares a query release ("11", "v3.18", "22.04") with a
-// record's ecosystem suffix ("11", "v3.18", "22.04:LTS", "Pro:22.04:LTS").
-func releaseMatches(q, rec string) bool {
-	if q == rec {
-		return true
-	}
-	for _, part := range strings.Split(rec, ":") {
-		if part == q {
-			return true
-		}
-	}
-	return false
-}
-
-// newMatch builds the match for a hit on e. With siblings, the fixed
-// versions are the union over the siblings that apply to the query's
-// release, and the severity the highest of theirs.
-func newMatch(e *entry, release string, q *qversion, eol *sentinel.EOLStatus, base string) sentinel.AdvisoryMatch {
-	sev := e.sevInfo()
-	fixed, fixedStrs := e.fixed, e.fixedStrs
-	if len(e.siblings) > 0 {
-		fixed, fixedStrs = e.allFixed, e.allFixedStrs
-		filtered := false
-		for i := range e.siblings {
-			s := &e.siblings[i]
-			if release != "" && s.release != "" && !releaseMatches(release, s.release) {
-				filtered = true
-				continue
-			}
-			if si := s.sevInfo(); severityRank(si.label) > severityRank(sev.label) {
-				sev = si
-			}
-		}
-		if filtered { // only the siblings of the query's release
-			var all []fixedVer
-			for i := range e.siblings {
-				if s := &e.siblings[i]; s.release == "" || releaseMatches(release, s.release) {
-					all = append(all, s.fixed...)
-				}
-			}
-			fixed = sortFixed(base, all)
-			fixedStrs = fixedStrings(fixed)
-		}
-	}
-	return sentinel.AdvisoryMatch{
-		ID:            e.meta.id,
-		Aliases:       e.meta.aliases,
-		Summary:       e.meta.summary,
-		Severity:      sev.label,
-		CVSSScore:     sev.score,
-		CVSSVector:    sev.vector,
-		CWEs:          e.meta.cwes,
-		FixedVersions: fixedStrs,
-		NearestFix:    nearest(fixed, q),
-		KEV:           e.meta.kev,
-		KEVDateAdded:  e.meta.kevDate,
-		KEVRansomware: e.meta.kevRansom,
-		EOL:           eol,
-		Modified:      e.meta.modified,
-	}
-}
-
-func (e *entry) sevInfo() sevInfo {
-	if e.sev != nil {
-		return *e.sev
-	}
-	return e.meta.sev
-}
-
-func fixedStrings(fx []fixedVer) []string {
-	out := make([]string, len(fx))
-	for i, f := range fx {
-		out[i] = f.s
-	}
-	return out
-}
-
-// nearest is the lowest fixed version above q, or "".
-func nearest(fx []fixedVer, q *qversion) string {
-	if q.bad {
-		return ""
-	}
-	for i := range fx {
-		if c, ok := q.cmp(&fx[i].v, fx[i].s); ok && c < 0 {
-			return fx[i].s
-		}
-	}
-	return ""
 }

@@ -229,11 +229,11 @@ func LoadURL(ctx context.Context, client *http.Client, rawURL string) ([]*Adviso
 	return advs, st, nil
 }
 
-// LoadEcosystems loads <base>/<ecosystem>/all.zip for each ecosystem, where
+// loadEcosystems loads <base>/<ecosystem>/all.zip for each ecosystem, where
 // base is a directory or an http(s) URL (osv.dev's bucket, or osv-scanner's
 // offline cache directory .../osv-scanner). A missing zip is an error: the
 // caller asked for that ecosystem.
-func LoadEcosystems(ctx context.Context, client *http.Client, base string, ecosystems []string) ([]*Advisory, LoadStats, error) {
+func loadEcosystems(ctx context.Context, client *http.Client, base string, ecosystems []string) ([]*Advisory, LoadStats, error) {
 	var all []*Advisory
 	var st LoadStats
 	remote := strings.HasPrefix(base, "http://") || strings.HasPrefix(base, "https://")

@@ -7,7 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/intel"
 )
 
 // verdict is the part of an AdvisoryMatch these tests pin down. Score -1
@@ -111,12 +110,24 @@ func TestMatch(t *testing.T) {
 		{"debian_epoch_wins", "pkg:deb/debian/openssl@1:1.0.0-1?distro=debian-9", "DLA-3008-1", nil},
 		{"debian_tilde_sorts_first", "pkg:deb/debian/openssl@1.1.0l-1?distro=stretch", "DLA-3008-1", nil},
 		{"debian_other_release", "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?distro=debian-11", "DLA-3008-1", nil},
+		// A binary package of the openssl source package, as OS extraction
+		// writes it: matched through source=, at its own version.
+		{"debian_binary_by_source", "pkg:deb/debian/libssl1.1@1.1.0l-1~deb9u5?arch=amd64&distro=debian-9&source=openssl", "DLA-3008-1",
+			&verdict{"unknown", 0, []string{"1.1.0l-1~deb9u6"}, "1.1.0l-1~deb9u6", false, "", false}},
+		{"debian_binary_by_source_fixed", "pkg:deb/debian/libssl1.1@1.1.0l-1~deb9u6?arch=amd64&distro=debian-9&source=openssl", "DLA-3008-1", nil},
+		// Syft writes the source as upstream=.
+		{"debian_binary_by_upstream", "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?arch=amd64&distro=debian-9&upstream=openssl", "DLA-3008-1",
+			&verdict{"unknown", 0, []string{"1.1.0l-1~deb9u6"}, "1.1.0l-1~deb9u6", false, "", false}},
+		{"debian_binary_other_source", "pkg:deb/debian/openssl@1.1.0l-1~deb9u5?arch=amd64&distro=debian-9&source=openssl1.0", "DLA-3008-1", nil},
 
 		// ALPINE-CVE-2025-26519: musl, one entry per Alpine release; v3.18
 		// fixed 1.2.4-r3; CVSS 3.1 AV:L/AC:H/PR:L/UI:N/S:U/C:H/I:H/A:H = 7.0.
 		{"alpine_release", "pkg:apk/alpine/musl@1.2.4-r2?distro=alpine-3.18.4", "ALPINE-CVE-2025-26519",
 			&verdict{"high", 7.0, []string{"1.2.4-r3"}, "1.2.4-r3", false, "", false}},
 		{"alpine_fixed", "pkg:apk/alpine/musl@1.2.4-r3?distro=alpine-3.18.4", "ALPINE-CVE-2025-26519", nil},
+		// musl-utils is built from the musl aport: matched through origin=.
+		{"alpine_binary_by_origin", "pkg:apk/alpine/musl-utils@1.2.4-r0?arch=x86_64&distro=alpine-3.18.0&origin=musl", "ALPINE-CVE-2025-26519",
+			&verdict{"high", 7.0, []string{"1.2.4-r3"}, "1.2.4-r3", false, "", false}},
 
 		// PYSEC-2014-39 (plone): [0, 4.2.3) and [4.3a0, 4.3b1).
 		{"pypi_prerelease_in_range", "pkg:pypi/plone@4.3a5", "PYSEC-2014-39",
@@ -163,9 +174,10 @@ func TestMatch(t *testing.T) {
 		// GHSA-whgm-jr23-g3j9 (ansi-html): [0, 0.0.8); CVSS 3.1 A:H = 7.5.
 		{"npm", "pkg:npm/ansi-html@0.0.7", "GHSA-whgm-jr23-g3j9",
 			&verdict{"high", 7.5, []string{"0.0.8"}, "0.0.8", false, "", false}},
-		// MAL-2025-191025: versions list only ["0.0.7"].
+		// MAL-2025-191025: versions list only ["0.0.7"]; a malicious
+		// package is critical whatever the record says.
 		{"versions_list_only", "pkg:npm/02-echo@0.0.7", "MAL-2025-191025",
-			&verdict{"unknown", 0, []string{}, "", false, "", false}},
+			&verdict{"critical", 0, []string{}, "", false, "", false}},
 		{"versions_list_other", "pkg:npm/02-echo@0.0.8", "MAL-2025-191025", nil},
 
 		// SYN-LIMIT-1 is synthetic (no real record has a limit event):
@@ -295,7 +307,7 @@ func TestMatchErrors(t *testing.T) {
 		}
 	}
 	res := idx.MatchBatch([]string{"pkg:npm/ansi-html@0.0.7", "::", "pkg:npm/jquery@1.12.4"})
-	if len(res) != 3 || res[1].Err == nil || res[0].Err != nil || len(res[0].Matches) == 0 {
+	if len(res) != 3 || res[1].Error == "" || res[0].Error != "" || len(res[0].Matches) == 0 {
 		t.Errorf("MatchBatch = %+v", res)
 	}
 	// jquery has no advisory in the fixtures but has EOL data: cycle 1 is
@@ -319,7 +331,7 @@ func TestMatchConcurrent(t *testing.T) {
 		"pkg:golang/golang.org/x/net@v0.16.0",
 	}
 	want := idx.MatchBatch(purls)
-	done := make(chan []intel.Result, 8)
+	done := make(chan []sentinel.MatchResult, 8)
 	for range 8 {
 		go func() { done <- idx.MatchBatch(purls) }()
 	}

@@ -5,7 +5,7 @@
 // end-of-life".
 //
 // The flow is: decode (DecodeAdvisory, DecodeKEV, DecodeEOLProduct) or load
-// in bulk (LoadDir, LoadZip, LoadURL, LoadEcosystems, ReadSnapshot) -> build
+// in bulk (LoadDir, LoadZip, LoadURL, ReadSnapshot) -> build
 // an Index with NewIndex -> Match purls. Diff compares two snapshots for the
 // daily watch; WriteSnapshot/ReadSnapshot move intel to air-gapped agents.
 //

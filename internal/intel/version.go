@@ -34,13 +34,23 @@ type version struct {
 // fastEcosystems are the ecosystems whose order of plain dotted numeric
 // versions is numeric with zero padding (at most three components in the
 // semver-like ones, where a fourth is build metadata to semantic; four in
-// the others). Not Debian, Ubuntu or Alpine ("1.0" < "1.0.0" there), not
-// Packagist.
+// the others), with ties broken by length where lengthOrders says so. Not
+// Debian, Ubuntu or Alpine, whose orders are not numeric per component.
 var fastEcosystems = map[string]bool{
 	"npm": true, "Go": true, "crates.io": true, "Hex": true, "Pub": true,
 	"SwiftURL": true, "Bitnami": true, "PyPI": true, "Maven": true,
-	"NuGet": true, "RubyGems": true,
+	"NuGet": true, "RubyGems": true, "Packagist": true,
 }
+
+// lengthOrders are the fast ecosystems where, of two plain versions equal
+// with zero padding, the longer is greater: Packagist (PHP version_compare:
+// "1.0" < "1.0.0"). They are also plainOnly.
+var lengthOrders = map[string]bool{"Packagist": true}
+
+// plainOnly are the fast ecosystems where the numeric prefix of a version
+// with a qualifier decides nothing: in Packagist "1.0-1" is "1.0.1", so a
+// qualifier can continue the numbers.
+var plainOnly = map[string]bool{"Packagist": true}
 
 // parseFast parses "1", "1.2", "1.2.3" (and "1.2.3.4" outside the semver
 // ecosystems), with a leading "v" in the semver ones, without allocating.
@@ -174,24 +184,30 @@ type qversion struct {
 }
 
 func newQVersion(eco, s string) *qversion {
-	q := &qversion{s: s, eco: eco}
+	q := new(qversion)
+	q.init(eco, s)
+	return q
+}
+
+// init sets q to s parsed in eco, without allocating for plain versions.
+func (q *qversion) init(eco, s string) {
+	*q = qversion{s: s, eco: eco}
 	if fastEcosystems[eco] {
 		v, rest, ok := parseFast(s, semverLike[eco])
 		if ok {
 			q.version = v
-			return q
+			return
 		}
-		if v.prefix && eco == "PyPI" && !pep440Suffix(rest) {
+		if v.prefix && (plainOnly[eco] || eco == "PyPI" && !pep440Suffix(rest)) {
 			v = version{}
 		}
 		if v.prefix {
 			// Parse with semantic only if a tie needs it.
 			q.version = v
-			return q
+			return
 		}
 	}
 	q.ensureSem()
-	return q
 }
 
 func (q *qversion) ensureSem() {
@@ -220,9 +236,17 @@ func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
 			}
 		}
 		if !q.prefix && !e.prefix {
+			if lengthOrders[q.eco] {
+				return cmpInt(int(q.nfast), int(e.nfast)), true
+			}
 			return 0, true
 		}
 		// Same numbers, and a qualifier on at least one side: semantic.
+	}
+	if q.s == es {
+		// The same string is the same version (e parsed, so q would):
+		// no need to parse q to learn it.
+		return 0, true
 	}
 	if e.sem == nil { // e is plain numeric: parse es in q's terms
 		q.ensureSem()
@@ -238,4 +262,24 @@ func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
 	}
 	c, err := q.sem.Compare(e.sem)
 	return c, err == nil
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// plainFast reports whether s is a plain numeric version of a fast
+// ecosystem, which newQVersion parses without semantic.
+func plainFast(eco, s string) bool {
+	if !fastEcosystems[eco] {
+		return false
+	}
+	_, _, ok := parseFast(s, semverLike[eco])
+	return ok
 }

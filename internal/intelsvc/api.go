@@ -1,7 +1,6 @@
 package intelsvc
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -11,42 +10,21 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/intel"
 )
 
-// MaxMatchPurls bounds one match request.
-const MaxMatchPurls = 10_000
-
-// MatchRequest is POST /v1/sca/match's body.
-type MatchRequest struct {
-	Purls []string `json:"purls" maxItems:"10000"`
-}
-
-// MatchResult is one purl's answer, in request order.
-type MatchResult struct {
-	Purl    string                   `json:"purl"`
-	Matches []sentinel.AdvisoryMatch `json:"matches"`
-	EOL     *sentinel.EOLStatus      `json:"eol,omitempty"`
-	// Undecided lists advisories that name the package but cannot be
-	// decided from a version (GIT-only ranges, unparseable versions).
-	Undecided []string `json:"undecided,omitempty"`
-	// Error is set, instead of failing the batch, for a purl that cannot
-	// be parsed.
-	Error string `json:"error,omitempty"`
-}
-
-// MatchResponse is POST /v1/sca/match's answer.
-type MatchResponse struct {
-	Results []MatchResult `json:"results"`
-}
-
 // StatusResponse describes the loaded intel.
 type StatusResponse struct {
-	Advisories        int              `json:"advisories"`
-	Withdrawn         int              `json:"withdrawn"`
-	KEV               int              `json:"kev"`
-	KEVCatalogVersion string           `json:"kev_catalog_version,omitempty"`
-	EOLProducts       int              `json:"eol_products"`
-	LoadedSync        int64            `json:"loaded_sync"`
-	Index             intel.IndexStats `json:"index"`
-	LastSyncs         []SyncInfo       `json:"last_syncs"`
+	Advisories        int    `json:"advisories"`
+	Withdrawn         int    `json:"withdrawn"`
+	KEV               int    `json:"kev"`
+	KEVCatalogVersion string `json:"kev_catalog_version,omitempty"`
+	EOLProducts       int    `json:"eol_products"`
+	LoadedSync        int64  `json:"loaded_sync"`
+	// Freshness is what the match API and the gate answer with.
+	Freshness *sentinel.IntelFreshness `json:"freshness"`
+	// Feeds are the published feeds this replica syncs from (none when
+	// switched off) and the newest sync of each.
+	Feeds     []FeedStatus     `json:"feeds"`
+	Index     intel.IndexStats `json:"index"`
+	LastSyncs []SyncInfo       `json:"last_syncs"`
 }
 
 // SyncInfo is one recorded sync.
@@ -59,6 +37,13 @@ type SyncInfo struct {
 	Stats      json.RawMessage `json:"stats"`
 	Delta      json.RawMessage `json:"delta"`
 	Error      string          `json:"error,omitempty"`
+}
+
+// AliasResponse answers GET /v1/sca/intel/advisories/{id} for an id that
+// is not a record's own but its alias (a CVE): the records that carry it.
+type AliasResponse struct {
+	ID         string   `json:"id"`
+	Advisories []string `json:"advisories"`
 }
 
 // KEVResponse answers GET /v1/sca/intel/kev.
@@ -76,7 +61,7 @@ func (s *Service) Routes() []httpapi.Route {
 	return []httpapi.Route{
 		{Method: "POST", Path: "/v1/sca/match", Scope: sentinel.ScopeSCARead, Class: httpapi.ClassRead,
 			Summary: "Match up to 10,000 purls against advisories, KEV and end-of-life data; results in request order.",
-			Request: MatchRequest{}, Response: MatchResponse{}, Handler: s.match},
+			Request: sentinel.MatchRequest{}, Response: sentinel.MatchResponse{}, Handler: s.match},
 		{Method: "GET", Path: "/v1/sca/intel/status", Scope: sentinel.ScopeSCAIntelRead,
 			Summary: "What intel is loaded, and the last syncs with their deltas.", Response: StatusResponse{}, Handler: s.status},
 		{Method: "GET", Path: "/v1/sca/intel/advisories/{id}", Scope: sentinel.ScopeSCAIntelRead,
@@ -89,32 +74,21 @@ func (s *Service) Routes() []httpapi.Route {
 }
 
 func (s *Service) match(w http.ResponseWriter, r *http.Request) error {
-	var req MatchRequest
+	var req sentinel.MatchRequest
 	if err := httpapi.DecodeJSON(r.Body, 8<<20, &req); err != nil {
 		return err
 	}
-	if len(req.Purls) > MaxMatchPurls {
-		return sentinel.InvalidField("purls", "at most %d purls per request; split the batch", MaxMatchPurls)
+	if len(req.Purls) > sentinel.MaxMatchPurls {
+		return sentinel.InvalidField("purls", "at most %d purls per request; split the batch", sentinel.MaxMatchPurls)
 	}
-	httpapi.WriteJSON(w, 200, MatchResponse{Results: s.matchResults(r.Context(), req.Purls)})
+	// In request order; an unparseable purl gets an error of its own
+	// instead of failing the batch (intel.Index.MatchBatch).
+	idx := s.Current(r.Context())
+	if idx.Stats().Advisories == 0 {
+		return NoIntel()
+	}
+	httpapi.WriteJSON(w, 200, sentinel.MatchResponse{Results: idx.MatchBatch(req.Purls), Intel: s.Freshness(r.Context())})
 	return nil
-}
-
-// matchResults matches purls in request order; an unparseable purl gets an
-// error of its own instead of failing the batch.
-func (s *Service) matchResults(ctx context.Context, purls []string) []MatchResult {
-	res := s.Current(ctx).MatchBatch(purls)
-	out := make([]MatchResult, len(res))
-	for i, x := range res {
-		out[i] = MatchResult{Purl: purls[i], Matches: x.Matches, EOL: x.EOL, Undecided: x.Undecided}
-		if out[i].Matches == nil {
-			out[i].Matches = []sentinel.AdvisoryMatch{}
-		}
-		if x.Err != nil {
-			out[i].Error = "cannot parse the purl: " + x.Err.Error()
-		}
-	}
-	return out
 }
 
 func (s *Service) status(w http.ResponseWriter, r *http.Request) error {
@@ -127,7 +101,10 @@ func (s *Service) status(w http.ResponseWriter, r *http.Request) error {
 	if m := s.kevMeta.Load(); m != nil {
 		out.KEVCatalogVersion = m.CatalogVersion
 	}
-	out.LoadedSync, out.Index = s.loaded.Load(), s.Index().Stats()
+	out.LoadedSync, out.Index, out.Freshness = s.loaded.Load(), s.Index().Stats(), s.Freshness(ctx)
+	if out.Feeds, err = s.feedStatus(ctx); err != nil {
+		return err
+	}
 	syncs, err := s.DB.LastSyncs(ctx, 10)
 	if err != nil {
 		return err
@@ -150,7 +127,15 @@ func raw(s string) json.RawMessage {
 }
 
 func (s *Service) advisory(w http.ResponseWriter, r *http.Request) error {
-	b, err := s.DB.AdvisoryRaw(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	b, err := s.DB.AdvisoryRaw(r.Context(), id)
+	if sentinel.ErrorCode(err) == sentinel.ENOTFOUND {
+		// A CVE (or another alias) names the records that alias it.
+		if ids := s.Current(r.Context()).AdvisoriesOf(id); len(ids) > 0 {
+			httpapi.WriteJSON(w, http.StatusOK, AliasResponse{ID: id, Advisories: ids})
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -171,6 +156,9 @@ func (s *Service) kev(w http.ResponseWriter, r *http.Request) error {
 		out.KEV, out.DateAdded, out.Ransomware, out.Entry = true, k.DateAdded, k.Ransomware, k.Raw
 	case sentinel.ErrorCode(err) != sentinel.ENOTFOUND:
 		return err
+	}
+	if ids := s.Current(r.Context()).AdvisoriesOf(cve); len(ids) > 0 {
+		out.Advisories = ids
 	}
 	httpapi.WriteJSON(w, 200, out)
 	return nil

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +24,6 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/intel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Sources name where a sync reads from. Empty kinds are left as they are.
@@ -40,12 +40,65 @@ type Sources struct {
 // Empty reports whether no source is named.
 func (s Sources) Empty() bool { return len(s.OSV) == 0 && s.KEV == "" && s.EOL == "" }
 
+// Store is what the intel service reads, and Update its write
+// transaction. The store implements it (store.Bind[intelsvc.Tx]).
+type Store interface {
+	// StreamAdvisories calls fn with every stored OSV record.
+	StreamAdvisories(ctx context.Context, fn func(id string, raw []byte) error) error
+	AdvisoryRaw(ctx context.Context, id string) ([]byte, error)
+	KEVEntries(ctx context.Context) ([]sentinel.KEVEntry, error)
+	KEVByCVE(ctx context.Context, cve string) (*sentinel.KEVEntry, error)
+	// EOLRaws returns every stored endoflife.date product file by name.
+	EOLRaws(ctx context.Context) (map[string][]byte, error)
+	LatestSyncID(ctx context.Context) (int64, error)
+	FindSync(ctx context.Context, id int64) (*sentinel.IntelSync, error)
+	LastSyncs(ctx context.Context, limit int) ([]sentinel.IntelSync, error)
+	RecordFailedSync(ctx context.Context, s sentinel.IntelSync) error
+	IntelCounts(ctx context.Context) (advisories, withdrawn, kev, eol int, err error)
+	// Update runs fn in one write transaction.
+	Update(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is what the intel service (a sync, a gate call) writes in one
+// transaction.
+type Tx interface {
+	sentinel.AuditWriter
+	UpsertAdvisories(ctx context.Context, advs []sentinel.IntelAdvisory) error
+	ReplaceKEV(ctx context.Context, entries []sentinel.KEVEntry) error
+	UpsertEOL(ctx context.Context, products map[string][]byte) error
+	// RecordSync records a finished sync and returns its id.
+	RecordSync(ctx context.Context, s sentinel.IntelSync) (int64, error)
+	// ConsumeMeter takes n from a monthly meter. Errors: EMETERED.
+	ConsumeMeter(ctx context.Context, orgID, meter string, n int) error
+	sentinel.JobEnqueuer
+}
+
+// JobWatchSync is the job kind that re-matches live components after a
+// sync (package watch handles it); WatchArgs are its arguments.
+const JobWatchSync = "sbom.watch.sync"
+
+// WatchArgs name the sync a JobWatchSync re-matches after.
+type WatchArgs struct {
+	SyncID int64 `json:"sync_id"`
+}
+
+// Indicators gives a matcher of an organization's applied indicators
+// (package iocs implements it).
+type Indicators interface {
+	IndicatorMatcher(ctx context.Context, orgID string) (func(purl string) []sentinel.AdvisoryMatch, error)
+}
+
 // Service owns the intel of one replica.
 type Service struct {
-	DB     *store.DB
+	DB     Store
 	Logger *slog.Logger
+	// Indicators, when set, adds the organization's applied indicators to
+	// the CI gate's matches: a build with an indicated package fails.
+	Indicators Indicators
 	// HTTP fetches URL sources (default http.DefaultClient with a timeout).
 	HTTP *http.Client
+	// Feeds are the published feeds this replica syncs from, for status.
+	Feeds Feeds
 	// Now is the clock used for end-of-life decisions (default time.Now).
 	Now func() time.Time
 
@@ -54,6 +107,33 @@ type Service struct {
 	checked atomic.Int64 // unix ms of the last look for a newer sync
 	mu      sync.Mutex   // one sync or reload at a time in this process
 	kevMeta atomic.Pointer[kevMeta]
+	fresh   atomic.Pointer[loadedIntel]
+}
+
+// loadedIntel is what the loaded index holds, for IntelFreshness.
+type loadedIntel struct {
+	kev, eol int
+	syncedAt time.Time // newest successful sync or check; zero before the first
+	looked   time.Time // when syncedAt was read
+}
+
+// A sync that found a feed unchanged is recorded with this status: it
+// proves the intel current without changing it, so replicas do not reload.
+const statusUnchanged = "unchanged"
+
+// lastSynced returns when the newest successful sync (or check that found
+// nothing changed) finished.
+func (s *Service) lastSynced(ctx context.Context) time.Time {
+	syncs, err := s.DB.LastSyncs(ctx, 100)
+	if err != nil {
+		return time.Time{}
+	}
+	for _, sy := range syncs {
+		if sy.Status == "ok" || sy.Status == statusUnchanged {
+			return sy.FinishedAt
+		}
+	}
+	return time.Time{}
 }
 
 type kevMeta struct {
@@ -99,22 +179,14 @@ func (s *Service) snapshotFromStore(ctx context.Context) (*intel.Snapshot, error
 	if err != nil {
 		return nil, fmt.Errorf("read advisories: %w", err)
 	}
-	rows, err := s.DB.KEVRows(ctx)
+	cat, err := s.storedKEV(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if len(rows) > 0 {
-		cat := &intel.KEVCatalog{}
-		for _, r := range rows {
-			var e intel.KEVEntry
-			if err := json.Unmarshal(r.Raw, &e); err == nil {
-				cat.Vulnerabilities = append(cat.Vulnerabilities, e)
-			}
-		}
+	if cat != nil {
 		if m := s.kevMeta.Load(); m != nil {
 			cat.CatalogVersion, cat.DateReleased = m.CatalogVersion, m.DateReleased
 		}
-		cat.Count = len(cat.Vulnerabilities)
 		snap.KEV = cat
 	}
 	eols, err := s.DB.EOLRaws(ctx)
@@ -154,7 +226,13 @@ func (s *Service) reload(ctx context.Context) error {
 		return err
 	}
 	idx := snap.Index(s.options())
+	li := &loadedIntel{eol: len(snap.EOL), looked: time.Now()}
+	if snap.KEV != nil {
+		li.kev = len(snap.KEV.Vulnerabilities)
+	}
+	li.syncedAt = s.lastSynced(ctx)
 	s.idx.Store(idx)
+	s.fresh.Store(li)
 	s.loaded.Store(id)
 	s.logger().Info("intel index loaded", "advisories", len(snap.Advisories), "sync", id, "took", time.Since(start).String())
 	return nil
@@ -202,6 +280,62 @@ func (s *Service) Current(ctx context.Context) *intel.Index {
 	return s.Index()
 }
 
+// EnsureLoaded makes this replica's index reflect sync id (or a newer
+// one), reloading it when it does not yet.
+func (s *Service) EnsureLoaded(ctx context.Context, id int64) error {
+	if s.loaded.Load() >= id && s.idx.Load() != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.loaded.Load() >= id && s.idx.Load() != nil {
+		return nil
+	}
+	return s.reload(ctx)
+}
+
+// SyncDelta returns what a recorded sync changed.
+func (s *Service) SyncDelta(ctx context.Context, id int64) (*intel.Delta, error) {
+	sy, err := s.DB.FindSync(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var d intel.Delta
+	if err := json.Unmarshal([]byte(sy.Delta), &d); err != nil {
+		return nil, fmt.Errorf("sync %d delta: %w", id, err)
+	}
+	return &d, nil
+}
+
+// Freshness says what intel this replica matches against and how old it
+// is. The time of the newest sync is read again at most every 30 s.
+func (s *Service) Freshness(ctx context.Context) *sentinel.IntelFreshness {
+	out := &sentinel.IntelFreshness{Advisories: s.Index().Stats().Advisories}
+	li := s.fresh.Load()
+	if li == nil {
+		return out
+	}
+	if time.Since(li.looked) > 30*time.Second {
+		n := *li
+		n.syncedAt, n.looked = s.lastSynced(ctx), time.Now()
+		s.fresh.CompareAndSwap(li, &n)
+		li = &n
+	}
+	out.KEV, out.EOLProducts = li.kev, li.eol
+	if !li.syncedAt.IsZero() {
+		t := li.syncedAt.UTC()
+		age := s.options().Now().Sub(t)
+		out.SyncedAt, out.AgeSeconds, out.Stale = &t, int64(max(age, 0)/time.Second), age > sentinel.StaleAfter
+	}
+	return out
+}
+
+// NoIntel is the answer to a match or gate with no advisories loaded:
+// every component would look clean.
+func NoIntel() error {
+	return sentinel.Errorf(sentinel.EUNAVAILABLE, "no advisories are loaded yet, so no answer can be trusted as clean: the service syncs from its intel feeds at start (GET /v1/sca/intel/status shows the attempts), or an operator imports with sentineld intel sync")
+}
+
 // Loaded reports whether the index has been built once (for /readyz).
 func (s *Service) Loaded() bool { return s.idx.Load() != nil }
 
@@ -234,72 +368,197 @@ func (s *Service) Sync(ctx context.Context, src Sources, progress io.Writer) (*S
 	if progress == nil {
 		progress = io.Discard
 	}
-	started := time.Now().UTC()
 	srcText, _ := json.Marshal(src)
-	fail := func(err error) (*SyncResult, error) {
-		_ = s.DB.RecordFailedSync(context.WithoutCancel(ctx), store.IntelSync{StartedAt: started, FinishedAt: time.Now(),
-			Status: "failed", Sources: string(srcText), Stats: "{}", Delta: "{}", Error: err.Error()})
+	b := &batch{sources: string(srcText), started: time.Now().UTC()}
+	if err := s.loadSources(ctx, src, b, progress); err != nil {
+		return nil, s.recordFailed(ctx, b, err)
+	}
+	res, err := s.commit(ctx, b, progress)
+	if err != nil {
 		return nil, err
 	}
-	client := s.HTTP
-	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Minute}
+	fmt.Fprintf(progress, "intel: rebuilding the match index\n")
+	if err := s.reload(ctx); err != nil {
+		return nil, err
 	}
-	cur := &intel.Snapshot{Created: started}
-	var st syncStats
+	res.Index = s.Index().Stats()
+	return res, nil
+}
+
+// batch is what one sync writes: the records read from its sources.
+type batch struct {
+	sources string // the sources as JSON, recorded with the sync
+	started time.Time
+	advs    []*intel.Advisory
+	kev     *intel.KEVCatalog
+	eol     []*intel.EOLProduct
+	stats   syncStats
+	// watermark is, for a feed sync of an OSV ecosystem, the newest
+	// modified time read: where the next incremental read starts.
+	watermark time.Time
+}
+
+func (s *Service) httpClient() *http.Client {
+	if s.HTTP != nil {
+		return s.HTTP
+	}
+	return &http.Client{Timeout: 10 * time.Minute}
+}
+
+// loadSources reads every source of src into b.
+func (s *Service) loadSources(ctx context.Context, src Sources, b *batch, progress io.Writer) error {
+	client := s.httpClient()
 	for _, o := range src.OSV {
 		fmt.Fprintf(progress, "intel: reading OSV records from %s\n", o)
 		advs, ls, err := loadOSV(ctx, client, o)
 		if err != nil {
-			return fail(fmt.Errorf("osv source %s: %w", o, err))
+			return fmt.Errorf("osv source %s: %w", o, err)
 		}
-		st.OSV.Add(ls)
-		cur.Advisories = append(cur.Advisories, advs...)
+		b.stats.OSV.Add(ls)
+		b.advs = append(b.advs, advs...)
 		fmt.Fprintf(progress, "intel: %s: %d records, %d skipped\n", o, ls.Loaded, ls.SkippedTotal())
 	}
 	if src.KEV != "" {
 		fmt.Fprintf(progress, "intel: reading the KEV catalog from %s\n", src.KEV)
 		cat, err := loadKEV(ctx, client, src.KEV)
 		if err != nil {
-			return fail(fmt.Errorf("kev source %s: %w", src.KEV, err))
+			return fmt.Errorf("kev source %s: %w", src.KEV, err)
 		}
-		cur.KEV = cat
-		st.KEV, st.KEVCatalogVersion, st.KEVDateReleased = len(cat.Vulnerabilities), cat.CatalogVersion, cat.DateReleased
+		b.kev = cat
 	}
 	if src.EOL != "" {
 		products, err := loadEOL(ctx, src.EOL)
 		if err != nil {
-			return fail(fmt.Errorf("eol source %s: %w", src.EOL, err))
+			return fmt.Errorf("eol source %s: %w", src.EOL, err)
 		}
-		cur.EOL = products
-		st.EOL = len(products)
+		b.eol = products
 	}
+	return nil
+}
+
+// recordFailed records a sync that failed and returns err.
+func (s *Service) recordFailed(ctx context.Context, b *batch, err error) error {
+	_ = s.DB.RecordFailedSync(context.WithoutCancel(ctx), sentinel.IntelSync{StartedAt: b.started, FinishedAt: time.Now(),
+		Status: "failed", Sources: b.sources, Stats: "{}", Delta: "{}", Error: err.Error()})
+	return err
+}
+
+// storedAdvisories returns the stored records with the given ids: looked
+// up one by one for a small batch, read in one pass for a large one.
+func (s *Service) storedAdvisories(ctx context.Context, ids map[string]bool) ([]*intel.Advisory, error) {
+	var out []*intel.Advisory
+	add := func(id string, raw []byte) {
+		a, err := intel.DecodeAdvisory(raw)
+		if err != nil {
+			s.logger().Warn("stored advisory no longer decodes; skipped", "id", id, "err", err)
+			return
+		}
+		out = append(out, a)
+	}
+	if len(ids) <= 2000 {
+		for id := range ids {
+			raw, err := s.DB.AdvisoryRaw(ctx, id)
+			if sentinel.ErrorCode(err) == sentinel.ENOTFOUND {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("read advisory %s: %w", id, err)
+			}
+			add(id, raw)
+		}
+		return out, nil
+	}
+	err := s.DB.StreamAdvisories(ctx, func(id string, raw []byte) error {
+		if ids[id] {
+			add(id, raw)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read advisories: %w", err)
+	}
+	return out, nil
+}
+
+// storedCarriers returns the stored records that name one of the CVEs as
+// their id or an alias. Only records whose text holds one are decoded.
+func (s *Service) storedCarriers(ctx context.Context, cves []string) ([]*intel.Advisory, error) {
+	var out []*intel.Advisory
+	err := s.DB.StreamAdvisories(ctx, func(id string, raw []byte) error {
+		for _, c := range cves {
+			if bytes.Contains(raw, []byte(c)) {
+				if a, err := intel.DecodeAdvisory(raw); err == nil {
+					out = append(out, a)
+				}
+				return nil
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// storedKEV returns the stored KEV catalog, nil when there is none.
+func (s *Service) storedKEV(ctx context.Context) (*intel.KEVCatalog, error) {
+	rows, err := s.DB.KEVEntries(ctx)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	cat := &intel.KEVCatalog{}
+	for _, r := range rows {
+		var e intel.KEVEntry
+		if err := json.Unmarshal(r.Raw, &e); err == nil {
+			cat.Vulnerabilities = append(cat.Vulnerabilities, e)
+		}
+	}
+	cat.Count = len(cat.Vulnerabilities)
+	return cat, nil
+}
+
+// commit compares b with the stored intel, writes it with its delta and
+// the sync's watch job in one transaction, and records the sync. It does
+// not reload the index. A failure is recorded as a failed sync.
+func (s *Service) commit(ctx context.Context, b *batch, progress io.Writer) (*SyncResult, error) {
+	st := b.stats
+	if b.kev != nil {
+		st.KEV, st.KEVCatalogVersion, st.KEVDateReleased = len(b.kev.Vulnerabilities), b.kev.CatalogVersion, b.kev.DateReleased
+	}
+	st.EOL = len(b.eol)
 
 	// The delta compares the new records with what the store holds now.
 	fmt.Fprintf(progress, "intel: comparing with the stored intel\n")
-	old, err := s.snapshotFromStore(ctx)
+	ids := make(map[string]bool, len(b.advs))
+	for _, a := range b.advs {
+		ids[a.ID] = true
+	}
+	oldAdvs, err := s.storedAdvisories(ctx, ids)
 	if err != nil {
-		return fail(err)
+		return nil, s.recordFailed(ctx, b, err)
 	}
-	oldSub := &intel.Snapshot{KEV: old.KEV}
-	byID := map[string]*intel.Advisory{}
-	for _, a := range old.Advisories {
-		byID[a.ID] = a
+	oldKEV, err := s.storedKEV(ctx)
+	if err != nil {
+		return nil, s.recordFailed(ctx, b, err)
 	}
-	for _, a := range cur.Advisories {
-		if o := byID[a.ID]; o != nil {
-			oldSub.Advisories = append(oldSub.Advisories, o)
+	curKEV := b.kev
+	if curKEV == nil {
+		curKEV = oldKEV
+	}
+	delta := intel.Diff(&intel.Snapshot{Advisories: oldAdvs, KEV: oldKEV}, &intel.Snapshot{Advisories: b.advs, KEV: curKEV})
+	if len(delta.NewKEV) > 0 {
+		cves := make([]string, 0, len(delta.NewKEV))
+		for _, l := range delta.NewKEV {
+			cves = append(cves, l.CVE)
 		}
+		carriers, err := s.storedCarriers(ctx, cves)
+		if err != nil {
+			return nil, s.recordFailed(ctx, b, err)
+		}
+		delta.AddKEVCarriers(carriers)
 	}
-	curSub := &intel.Snapshot{Advisories: cur.Advisories, KEV: cur.KEV}
-	if curSub.KEV == nil {
-		curSub.KEV = old.KEV
-	}
-	delta := intel.Diff(oldSub, curSub)
 
-	fmt.Fprintf(progress, "intel: writing %d advisories\n", len(cur.Advisories))
-	rows := make([]store.IntelAdvisory, 0, len(cur.Advisories))
-	for _, a := range cur.Advisories {
+	fmt.Fprintf(progress, "intel: writing %d advisories\n", len(b.advs))
+	rows := make([]sentinel.IntelAdvisory, 0, len(b.advs))
+	for _, a := range b.advs {
 		ecos := map[string]bool{}
 		for _, af := range a.Affected {
 			ecos[af.Package.Ecosystem] = true
@@ -309,29 +568,29 @@ func (s *Service) Sync(ctx context.Context, src Sources, progress io.Writer) (*S
 			list = append(list, e)
 		}
 		sort.Strings(list)
-		rows = append(rows, store.IntelAdvisory{ID: a.ID, Modified: a.Modified, Withdrawn: a.IsWithdrawn(), Ecosystems: list, Raw: a.Raw})
+		rows = append(rows, sentinel.IntelAdvisory{ID: a.ID, Modified: a.Modified, Withdrawn: a.IsWithdrawn(), Ecosystems: list, Raw: a.Raw})
 	}
-	st.Took = time.Since(started).Round(time.Millisecond).String()
+	st.Took = time.Since(b.started).Round(time.Millisecond).String()
 	statsText, _ := json.Marshal(st)
 	deltaText, _ := json.Marshal(delta)
 	var id int64
-	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err = s.DB.Update(ctx, func(tx Tx) error {
 		if err := tx.UpsertAdvisories(ctx, rows); err != nil {
 			return err
 		}
-		if cur.KEV != nil {
-			kr := make([]store.KEVRow, 0, len(cur.KEV.Vulnerabilities))
-			for _, e := range cur.KEV.Vulnerabilities {
+		if b.kev != nil {
+			kr := make([]sentinel.KEVEntry, 0, len(b.kev.Vulnerabilities))
+			for _, e := range b.kev.Vulnerabilities {
 				raw, _ := json.Marshal(e)
-				kr = append(kr, store.KEVRow{CVE: e.CVEID, DateAdded: e.DateAdded, Ransomware: e.Ransomware(), Raw: raw})
+				kr = append(kr, sentinel.KEVEntry{CVE: e.CVEID, DateAdded: e.DateAdded, Ransomware: e.Ransomware(), Raw: raw})
 			}
 			if err := tx.ReplaceKEV(ctx, kr); err != nil {
 				return err
 			}
 		}
-		if len(cur.EOL) > 0 {
+		if len(b.eol) > 0 {
 			m := map[string][]byte{}
-			for _, p := range cur.EOL {
+			for _, p := range b.eol {
 				m[p.Product] = p.Raw
 			}
 			if err := tx.UpsertEOL(ctx, m); err != nil {
@@ -339,18 +598,22 @@ func (s *Service) Sync(ctx context.Context, src Sources, progress io.Writer) (*S
 			}
 		}
 		var err error
-		id, err = tx.RecordSync(ctx, store.IntelSync{StartedAt: started, FinishedAt: time.Now(), Status: "ok",
-			Sources: string(srcText), Stats: string(statsText), Delta: string(deltaText)})
+		id, err = tx.RecordSync(ctx, sentinel.IntelSync{StartedAt: b.started, FinishedAt: time.Now(), Status: "ok",
+			Sources: b.sources, Stats: string(statsText), Delta: string(deltaText)})
+		if err != nil {
+			return err
+		}
+		// The watch runs once for this sync, whichever process made it and
+		// however many replicas load it: its job is written with the sync,
+		// keyed by the sync's id.
+		args, _ := json.Marshal(WatchArgs{SyncID: id})
+		_, _, err = tx.Enqueue(ctx, JobWatchSync, args, sentinel.EnqueueOptions{UniqueKey: JobWatchSync + ":" + strconv.FormatInt(id, 10)})
 		return err
 	})
 	if err != nil {
-		return fail(fmt.Errorf("store intel: %w", err))
+		return nil, s.recordFailed(ctx, b, fmt.Errorf("store intel: %w", err))
 	}
-	fmt.Fprintf(progress, "intel: rebuilding the match index\n")
-	if err := s.reload(ctx); err != nil {
-		return nil, err
-	}
-	return &SyncResult{ID: id, Stats: st, Delta: delta, Index: s.Index().Stats()}, nil
+	return &SyncResult{ID: id, Stats: st, Delta: delta}, nil
 }
 
 func isURL(s string) bool { return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") }
@@ -369,23 +632,44 @@ func loadOSV(ctx context.Context, c *http.Client, src string) ([]*intel.Advisory
 	return intel.LoadZipFile(ctx, src)
 }
 
-func fetch(ctx context.Context, c *http.Client, src string) ([]byte, error) {
-	if !isURL(src) {
-		return os.ReadFile(src)
-	}
+// statusError is an HTTP answer other than 200.
+type statusError struct {
+	url  string
+	code int
+	text string
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("GET %s: %s", e.url, e.text) }
+
+// get opens src's body; any answer but 200 is a *statusError.
+func get(ctx context.Context, c *http.Client, src string) (io.ReadCloser, error) {
 	req, err := http.NewRequestWithContext(ctx, "GET", src, nil)
 	if err != nil {
 		return nil, err
 	}
+	req.Header.Set("User-Agent", "sentinel-intel")
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != 200 {
-		return nil, fmt.Errorf("GET %s: %s", src, resp.Status)
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, &statusError{url: src, code: resp.StatusCode, text: resp.Status}
 	}
-	return io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+	return resp.Body, nil
+}
+
+// fetch reads a file, or an http(s) URL's body (at most 256 MiB).
+func fetch(ctx context.Context, c *http.Client, src string) ([]byte, error) {
+	if !isURL(src) {
+		return os.ReadFile(src)
+	}
+	body, err := get(ctx, c, src)
+	if err != nil {
+		return nil, err
+	}
+	defer body.Close()
+	return io.ReadAll(io.LimitReader(body, 256<<20))
 }
 
 func loadKEV(ctx context.Context, c *http.Client, src string) (*intel.KEVCatalog, error) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/store"
-	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
 // Real records, the real KEV catalog and endoflife.date files, kept by the
@@ -22,25 +22,12 @@ const (
 	ghostcat = "GHSA-c9hw-wf7x-jp9j" // tomcat-embed-core, CVE-2020-1938 (in KEV), fixed in 9.0.31
 )
 
-func engines(t *testing.T) map[string]string {
-	return map[string]string{"sqlite": filepath.Join(t.TempDir(), "s.db"), "postgres": pgtest.DSN(t)}
-}
-
-func open(t *testing.T, dsn string) *store.DB {
-	db, err := store.Open(context.Background(), dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 func TestSyncMatchDeltaAndReplicas(t *testing.T) {
-	for name, dsn := range engines(t) {
+	for name, dsn := range testenv.DSNs(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			a := &intelsvc.Service{DB: open(t, dsn)}
-			b := &intelsvc.Service{DB: open(t, dsn)} // a second replica
+			a := &intelsvc.Service{DB: store.Bind[intelsvc.Tx](testenv.Open(t, dsn))}
+			b := &intelsvc.Service{DB: store.Bind[intelsvc.Tx](testenv.Open(t, dsn))} // a second replica
 			if err := b.Reload(ctx); err != nil {
 				t.Fatal(err)
 			}

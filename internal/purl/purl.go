@@ -38,10 +38,13 @@ func Parse(s string) (packageurl.PackageURL, error) {
 }
 
 // ToEcosystem maps a purl to the OSV ecosystem, the package name as OSV
-// writes it, and the version. For deb and apk purls with a distro qualifier
-// the ecosystem carries the release ("Debian:11", "Ubuntu:22.04",
-// "Alpine:v3.18"); without one it is the bare ecosystem. The error wraps the
-// parse error, or ErrUnsupported when the type has no OSV ecosystem.
+// writes it, and the version OSV compares (Version). For deb and apk purls
+// with a distro qualifier the ecosystem carries the release ("Debian:11",
+// "Ubuntu:22.04", "Alpine:v3.18"); without one it is the bare ecosystem. A
+// distribution's binary package is named by its source package (the
+// source, origin or upstream qualifier), as OSV's Debian and Alpine records
+// are keyed. The error wraps the parse error, or ErrUnsupported when the
+// type has no OSV ecosystem.
 func ToEcosystem(p string) (eco, name, version string, err error) {
 	u, err := Parse(p)
 	if err != nil {
@@ -51,7 +54,7 @@ func ToEcosystem(p string) (eco, name, version string, err error) {
 	if err != nil {
 		return "", "", "", err
 	}
-	return eco, name, u.Version, nil
+	return eco, name, Version(u), nil
 }
 
 // FromPackageURL is ToEcosystem for an already parsed purl; it returns the
@@ -103,37 +106,102 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 	case "githubactions":
 		return "GitHub Actions", joinSlash(), nil
 	case "deb":
+		q := u.Qualifiers.Map()
 		switch ns {
 		case "debian":
-			return withRelease("Debian", debianRelease(u.Qualifiers.Map()["distro"])), n, nil
+			return withRelease("Debian", debianRelease(q["distro"])), sourceName(n, q), nil
 		case "ubuntu":
-			return withRelease("Ubuntu", ubuntuRelease(u.Qualifiers.Map()["distro"])), n, nil
+			return withRelease("Ubuntu", ubuntuRelease(q["distro"])), sourceName(n, q), nil
 		}
 	case "apk":
+		q := u.Qualifiers.Map()
 		switch ns {
 		case "alpine":
-			return withRelease("Alpine", alpineRelease(u.Qualifiers.Map()["distro"])), n, nil
+			return withRelease("Alpine", alpineRelease(q["distro"])), sourceName(n, q), nil
 		case "wolfi":
-			return "Wolfi", n, nil
+			return "Wolfi", sourceName(n, q), nil
 		case "chainguard":
-			return "Chainguard", n, nil
+			return "Chainguard", sourceName(n, q), nil
 		}
 	case "rpm":
 		if eco, ok := rpmEcosystems[ns]; ok {
+			if rel := rpmReleases[eco]; rel != "" {
+				eco = withRelease(eco, rpmRelease(u.Qualifiers.Map()["distro"]))
+			}
 			return eco, n, nil
 		}
 	}
 	return "", "", fmt.Errorf("purl type %q namespace %q: %w", u.Type, ns, ErrUnsupported)
 }
 
+// rpmEcosystems maps an rpm purl namespace (the vendor, or the os-release
+// ID that OS extraction writes) to its OSV ecosystem.
 var rpmEcosystems = map[string]string{
 	"redhat":    "Red Hat",
+	"rhel":      "Red Hat",
 	"almalinux": "AlmaLinux",
 	"rocky":     "Rocky Linux",
 	"opensuse":  "openSUSE",
 	"suse":      "SUSE",
 	"mageia":    "Mageia",
 	"openeuler": "openEuler",
+}
+
+// rpmReleases are the rpm ecosystems whose OSV records carry the major
+// release ("AlmaLinux:9", "Rocky Linux:9").
+var rpmReleases = map[string]string{"AlmaLinux": "major", "Rocky Linux": "major"}
+
+// rpmRelease turns a distro qualifier ("rocky-9.4", "almalinux-9", "9.4")
+// into the major release.
+func rpmRelease(distro string) string {
+	d := distro
+	if i := strings.LastIndexByte(d, '-'); i >= 0 {
+		d = d[i+1:]
+	}
+	if m := releaseNumber.FindStringSubmatch(d); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// sourceName is the name OSV keys a distribution package by: its source
+// package. OS extraction writes it as "source" (dpkg) or "origin" (apk);
+// Syft writes "upstream", possibly as "name@version". Without any, the
+// binary package's name is also its source's.
+func sourceName(n string, q map[string]string) string {
+	for _, k := range []string{"source", "origin", "upstream"} {
+		if s := q[k]; s != "" {
+			if i := strings.IndexByte(s, '@'); i > 0 {
+				s = s[:i]
+			}
+			return s
+		}
+	}
+	return n
+}
+
+// Version returns the version OSV compares for u: a Debian package's
+// source version (the source_version qualifier, or the version in Syft's
+// "upstream=name@version") where it differs from the binary package's, an
+// rpm version with its epoch ("1:3.0.7-27.el9"); else u.Version.
+func Version(u packageurl.PackageURL) string {
+	q := u.Qualifiers.Map()
+	switch u.Type {
+	case "deb":
+		if v := q["source_version"]; v != "" {
+			return v
+		}
+		if up := q["upstream"]; up != "" {
+			if _, v, ok := strings.Cut(up, "@"); ok && v != "" {
+				return v
+			}
+		}
+	case "rpm":
+		if e := q["epoch"]; e != "" && e != "0" && u.Version != "" && !strings.Contains(u.Version, ":") {
+			return e + ":" + u.Version
+		}
+	}
+	return u.Version
 }
 
 func withRelease(eco, release string) string {
@@ -190,97 +258,6 @@ func alpineRelease(distro string) string {
 		return "v" + m[1] + "." + m[2]
 	}
 	return ""
-}
-
-// FromEcosystem builds a purl from an OSV ecosystem (with or without a
-// ":release" suffix), an OSV package name and a version (may be empty). It
-// returns "" when the ecosystem has no purl type (OSS-Fuzz, Linux, GIT ...)
-// or the name cannot be expressed (a Maven name without a colon).
-func FromEcosystem(eco, name, version string) string {
-	base, release, _ := strings.Cut(eco, ":")
-	var typ, ns, n string
-	var quals packageurl.Qualifiers
-	splitLast := func() {
-		if i := strings.LastIndex(name, "/"); i >= 0 {
-			ns, n = name[:i], name[i+1:]
-		} else {
-			n = name
-		}
-	}
-	switch base {
-	case "npm":
-		typ = "npm"
-		splitLast()
-	case "PyPI":
-		typ, n = "pypi", NormalizeName("PyPI", name)
-	case "Go":
-		typ = "golang"
-		splitLast()
-	case "Maven":
-		g, a, ok := strings.Cut(name, ":")
-		if !ok {
-			return ""
-		}
-		typ, ns, n = "maven", g, a
-	case "crates.io":
-		typ, n = "cargo", name
-	case "RubyGems":
-		typ, n = "gem", name
-	case "NuGet":
-		typ, n = "nuget", name
-	case "Packagist":
-		typ = "composer"
-		splitLast()
-	case "Pub":
-		typ, n = "pub", name
-	case "Hex":
-		typ, n = "hex", name
-	case "SwiftURL":
-		typ = "swift"
-		splitLast()
-	case "Bitnami":
-		typ, n = "bitnami", name
-	case "CRAN":
-		typ, n = "cran", name
-	case "Hackage":
-		typ, n = "hackage", name
-	case "ConanCenter":
-		typ, n = "conan", name
-	case "Julia":
-		typ, n = "julia", name
-	case "GitHub Actions":
-		typ = "githubactions"
-		splitLast()
-	case "Debian":
-		typ, ns, n = "deb", "debian", name
-		if release != "" {
-			quals = packageurl.Qualifiers{{Key: "distro", Value: "debian-" + release}}
-		}
-	case "Ubuntu":
-		typ, ns, n = "deb", "ubuntu", name
-		if r := ubuntuRelease(strings.TrimPrefix(release, "Pro:")); r != "" {
-			quals = packageurl.Qualifiers{{Key: "distro", Value: "ubuntu-" + r}}
-		}
-	case "Alpine":
-		typ, ns, n = "apk", "alpine", name
-		if r := alpineRelease(release); r != "" {
-			quals = packageurl.Qualifiers{{Key: "distro", Value: "alpine-" + strings.TrimPrefix(r, "v")}}
-		}
-	case "Wolfi":
-		typ, ns, n = "apk", "wolfi", name
-	case "Chainguard":
-		typ, ns, n = "apk", "chainguard", name
-	default:
-		for k, v := range rpmEcosystems {
-			if v == base {
-				typ, ns, n = "rpm", k, name
-			}
-		}
-	}
-	if typ == "" || n == "" {
-		return ""
-	}
-	return packageurl.NewPackageURL(typ, ns, n, version, quals, "").ToString()
 }
 
 // NormalizeName returns the form of an OSV package name under which two names
@@ -346,4 +323,99 @@ func pep503(name string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// Resolve is Parse followed by FromPackageURL: the parsed purl, its OSV
+// ecosystem and its OSV package name. The error wraps the parse error, or
+// ErrUnsupported when the purl parses but has no OSV ecosystem (u is then
+// valid). The match path calls it once per component, so the common forms
+// ("pkg:npm/%40scope/name@1.2.3" aside, any purl of the registry types below
+// without qualifiers, subpath or percent-escapes) are read without the
+// general parser and without allocating; TestResolveAgreesWithParse holds
+// that path to Parse and FromPackageURL.
+func Resolve(s string) (u packageurl.PackageURL, eco, name string, err error) {
+	if u, eco, name, ok := resolveFast(s); ok {
+		return u, eco, name, nil
+	}
+	u, err = Parse(s)
+	if err != nil {
+		return u, "", "", err
+	}
+	eco, name, err = FromPackageURL(u)
+	return u, eco, name, err
+}
+
+// fastTypes are the purl types resolveFast reads, with their OSV ecosystem:
+// registry types whose only adjustments are lowercasing (golang, composer)
+// or PyPI's name normalisation.
+var fastTypes = map[string]string{
+	"npm": "npm", "pypi": "PyPI", "golang": "Go", "maven": "Maven", "cargo": "crates.io",
+	"gem": "RubyGems", "nuget": "NuGet", "composer": "Packagist", "pub": "Pub", "hex": "Hex",
+}
+
+// resolveFast reads "pkg:<type>/<namespace segments>/<name>@<version>" made
+// only of characters that need no decoding, for the types in fastTypes. ok
+// is false for anything else, which the general parser then reads.
+func resolveFast(s string) (u packageurl.PackageURL, eco, name string, ok bool) {
+	if len(s) < 6 || s[:4] != "pkg:" {
+		return u, "", "", false
+	}
+	rest := s[4:]
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '?' || c == '#' || c == '%' || c <= ' ' || c >= 0x7f:
+			return u, "", "", false
+		}
+	}
+	slash := strings.IndexByte(rest, '/')
+	if slash <= 0 {
+		return u, "", "", false
+	}
+	typ := rest[:slash]
+	eco, known := fastTypes[typ]
+	if !known {
+		return u, "", "", false
+	}
+	rest = rest[slash+1:]
+	if rest == "" || rest[0] == '/' || (rest[0] == '@' && (typ != "npm" || !strings.Contains(rest, "/"))) {
+		return u, "", "", false
+	}
+	var version string
+	if at := strings.LastIndexByte(rest, '@'); at > 0 {
+		rest, version = rest[:at], rest[at+1:]
+	} else if at == 0 {
+		return u, "", "", false // "@scope" alone: the parser's error
+	}
+	if typ == "golang" || typ == "composer" {
+		rest = strings.ToLower(rest) // no allocation when already lowercase
+	}
+	var ns, n string
+	if i := strings.LastIndexByte(rest, '/'); i >= 0 {
+		ns, n = rest[:i], rest[i+1:]
+	} else {
+		n = rest
+	}
+	if n == "" || strings.Contains(ns, "//") || strings.HasSuffix(ns, "/") || strings.HasPrefix(ns, "/") {
+		return u, "", "", false // empty segments: the parser drops them
+	}
+	switch typ {
+	case "pypi":
+		n = strings.ToLower(strings.ReplaceAll(n, "_", "-"))
+	case "maven":
+		if ns == "" {
+			return u, "", "", false // ErrUnsupported, with its message
+		}
+	}
+	u = packageurl.PackageURL{Type: typ, Namespace: ns, Name: n, Version: version, Qualifiers: packageurl.Qualifiers{}}
+	switch typ {
+	case "npm", "golang", "composer":
+		name = rest // ns + "/" + n, without allocating
+	case "pypi":
+		name = NormalizeName("PyPI", n)
+	case "maven":
+		name = ns + ":" + n
+	default:
+		name = n
+	}
+	return u, eco, name, true
 }

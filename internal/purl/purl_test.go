@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/purl"
+	"github.com/sentinel-sca/sentinel/internal/testing/purltest"
 )
 
 func TestToEcosystem(t *testing.T) {
@@ -34,6 +35,16 @@ func TestToEcosystem(t *testing.T) {
 		{purl: "pkg:apk/alpine/musl@1.2.4-r2?distro=alpine-3.18.4", eco: "Alpine:v3.18", name: "musl", version: "1.2.4-r2"},
 		{purl: "pkg:rpm/redhat/openssl@3.0.7", eco: "Red Hat", name: "openssl", version: "3.0.7"},
 		{purl: "pkg:bitnami/joomla@3.9.22", eco: "Bitnami", name: "joomla", version: "3.9.22"},
+		// Distribution packages are named by their source package, as
+		// OSV's Debian and Alpine records are keyed: Sentinel's OS
+		// extraction writes source= (dpkg) and origin= (apk), Syft upstream=.
+		{purl: "pkg:deb/debian/libssl3@3.0.11-1~deb12u2?arch=amd64&distro=debian-12&source=openssl", eco: "Debian:12", name: "openssl", version: "3.0.11-1~deb12u2"},
+		{purl: "pkg:deb/debian/cpp@4:12.2.0-3?arch=amd64&distro=debian-12&source=gcc-defaults&source_version=1.203", eco: "Debian:12", name: "gcc-defaults", version: "1.203"},
+		{purl: "pkg:deb/debian/libc6@2.36-9+deb12u4?arch=amd64&upstream=glibc&distro=debian-12", eco: "Debian:12", name: "glibc", version: "2.36-9+deb12u4"},
+		{purl: "pkg:deb/debian/libgcc-s1@12.2.0-14?arch=amd64&upstream=gcc-12%4012.2.0-14&distro=debian-12", eco: "Debian:12", name: "gcc-12", version: "12.2.0-14"},
+		{purl: "pkg:apk/alpine/musl-utils@1.2.4-r0?arch=x86_64&distro=alpine-3.18.0&origin=musl", eco: "Alpine:v3.18", name: "musl", version: "1.2.4-r0"},
+		{purl: "pkg:rpm/rocky/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rocky-9.4&epoch=1", eco: "Rocky Linux:9", name: "openssl-libs", version: "1:3.0.7-27.el9"},
+		{purl: "pkg:rpm/rhel/bash@5.1.8-6.el9?arch=x86_64&distro=rhel-9.2", eco: "Red Hat", name: "bash", version: "5.1.8-6.el9"},
 		{purl: "pkg:generic/openssl@1.1.1", wantErr: true, unsupported: true},
 		{purl: "pkg:maven/log4j-core@2.14.1", wantErr: true, unsupported: true},
 		{purl: "not a purl", wantErr: true},
@@ -76,13 +87,13 @@ func TestFromEcosystem(t *testing.T) {
 		{"OSS-Fuzz", "unrar", "5.6.1.2", ""},
 	}
 	for _, tt := range tests {
-		if got := purl.FromEcosystem(tt.eco, tt.name, tt.version); got != tt.want {
+		if got := purltest.FromEcosystem(tt.eco, tt.name, tt.version); got != tt.want {
 			t.Errorf("FromEcosystem(%q, %q, %q) = %q, want %q", tt.eco, tt.name, tt.version, got, tt.want)
 		}
 	}
 }
 
-// TestRoundTrip: FromEcosystem then ToEcosystem gives the same ecosystem,
+// TestRoundTrip: purltest.FromEcosystem then ToEcosystem gives the same ecosystem,
 // the normalised name and the version.
 func TestRoundTrip(t *testing.T) {
 	for _, c := range [][3]string{
@@ -91,7 +102,7 @@ func TestRoundTrip(t *testing.T) {
 		{"RubyGems", "rack", "2.2.3"}, {"NuGet", "newtonsoft.json", "13.0.1"}, {"Packagist", "laravel/framework", "9.0.0"},
 		{"Pub", "http", "1.0.0"}, {"Hex", "plug", "1.14.0"}, {"Debian:12", "openssl", "3.0.11-1~deb12u2"}, {"Alpine:v3.19", "musl", "1.2.4_git20230717-r5"},
 	} {
-		p := purl.FromEcosystem(c[0], c[1], c[2])
+		p := purltest.FromEcosystem(c[0], c[1], c[2])
 		eco, name, version, err := purl.ToEcosystem(p)
 		if err != nil {
 			t.Errorf("ToEcosystem(FromEcosystem(%q)) = %q: %v", c, p, err)
@@ -124,4 +135,64 @@ func TestNormalizeName(t *testing.T) {
 			t.Errorf("NormalizeName(%q, %q) = %q, want %q", tt.eco, tt.name, got, tt.want)
 		}
 	}
+}
+
+// TestResolveAgreesWithParse holds Resolve's fast path to the general
+// parser followed by FromPackageURL, on the purls of the other tests and
+// on forms near the fast path's edges.
+func TestResolveAgreesWithParse(t *testing.T) {
+	purls := []string{
+		"pkg:npm/lodash@4.17.15", "pkg:npm/@angular/core@12.1.0", "pkg:npm/%40angular/core@12.1.0",
+		"pkg:npm/@angular/core", "pkg:npm/@angular", "pkg:npm/@1.0", "pkg:npm/lodash", "pkg:npm/a@b@c",
+		"pkg:pypi/Django_Rest.Framework@3.14.0", "pkg:pypi/django@4.2", "pkg:pypi/zope.interface@5.0",
+		"pkg:golang/github.com/BurntSushi/toml@v1.6.0", "pkg:golang/stdlib@1.21.0", "pkg:golang/golang.org/x/net",
+		"pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", "pkg:maven/log4j-core@2.14.1", "pkg:maven/a/b/c@1",
+		"pkg:cargo/hyper@0.10.1", "pkg:gem/rails@7.0.0", "pkg:nuget/Newtonsoft.Json@13.0.1",
+		"pkg:composer/Drupal/Core@8.5.0", "pkg:pub/http@0.13.0", "pkg:hex/plug@1.0.0",
+		"pkg:npm//lodash@1", "pkg:npm/a//b@1", "pkg:npm/a/@1", "pkg:npm/@s/n@", "pkg:NPM/lodash@1",
+		"pkg:/npm/lodash@1", "PKG:npm/lodash@1", "pkg:npm/lodash@1?x=y", "pkg:npm/lodash@1#sub",
+		"pkg:npm/lo dash@1", "pkg:npm/lodash@1.0.0+build", "pkg:deb/debian/curl@7.74.0-1.3?distro=bullseye",
+		"pkg:generic/openssl@1.1.1", "pkg:npm/", "pkg:npm", "pkg:", "not a purl", "pkg:maven/@x/y@1",
+	}
+	for _, p := range purls {
+		u, eco, name, err := purl.Resolve(p)
+		wu, werr := purl.Parse(p)
+		var weco, wname string
+		if werr == nil {
+			weco, wname, werr = purl.FromPackageURL(wu)
+		}
+		if (err == nil) != (werr == nil) || (err != nil && errors.Is(err, purl.ErrUnsupported) != errors.Is(werr, purl.ErrUnsupported)) {
+			t.Errorf("Resolve(%q) error = %v, Parse+FromPackageURL error = %v", p, err, werr)
+			continue
+		}
+		if err != nil && !errors.Is(err, purl.ErrUnsupported) {
+			continue
+		}
+		if diff := cmp.Diff([2]string{weco, wname}, [2]string{eco, name}); diff != "" {
+			t.Errorf("Resolve(%q) ecosystem, name mismatch (-want +got):\n%s", p, diff)
+		}
+		if diff := cmp.Diff(wu, u); diff != "" {
+			t.Errorf("Resolve(%q) purl mismatch (-want +got):\n%s", p, diff)
+		}
+	}
+}
+
+func FuzzResolve(f *testing.F) {
+	for _, s := range []string{"pkg:npm/@angular/core@12.1.0", "pkg:pypi/Django_Rest@1", "pkg:golang/A/B@v1", "pkg:maven/g/a@1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		u, eco, name, err := purl.Resolve(p)
+		wu, werr := purl.Parse(p)
+		var weco, wname string
+		if werr == nil {
+			weco, wname, werr = purl.FromPackageURL(wu)
+		}
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("Resolve(%q) error = %v, want %v", p, err, werr)
+		}
+		if err == nil && (eco != weco || name != wname || !cmp.Equal(u, wu)) {
+			t.Fatalf("Resolve(%q) = %+v %q %q, want %+v %q %q", p, u, eco, name, wu, weco, wname)
+		}
+	})
 }

@@ -1,0 +1,468 @@
+package intel
+
+// The query side of the index: matching a purl or a package against the
+// compiled entries (NewIndex, in index.go).
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
+)
+
+// affected evaluates the range for q per the OSV schema: walking events in
+// version order, introduced switches on, fixed switches off at the version,
+// last_affected switches off just after it; with limits, only versions below
+// some limit are considered. ok is false when q cannot be ordered against
+// an event.
+func (r *evRange) affected(q *qversion) (aff, ok bool) {
+	if len(r.limits) > 0 {
+		below := false
+		for i := range r.limits {
+			c, ok := q.cmp(&r.limits[i].v, r.limits[i].s)
+			if !ok {
+				return false, false
+			}
+			if c < 0 {
+				below = true
+				break
+			}
+		}
+		if !below {
+			return false, true
+		}
+	}
+	for i := range r.events {
+		e := &r.events[i]
+		if e.zero {
+			aff = true
+			continue
+		}
+		c, ok := q.cmp(&e.v, e.s)
+		if !ok {
+			return false, false
+		}
+		switch e.kind {
+		case evIntroduced:
+			if c < 0 {
+				return aff, true // this and every later event is above q
+			}
+			aff = true
+		case evFixed:
+			if c < 0 {
+				return aff, true
+			}
+			aff = false
+		case evLastAffected:
+			if c < 0 {
+				return aff, true
+			}
+			if c > 0 {
+				aff = false
+			}
+		}
+	}
+	return aff, true
+}
+
+// Stats reports what the index holds.
+func (idx *Index) Stats() IndexStats { return idx.stats }
+
+// Match returns the advisories affecting the component named by a purl with
+// a version. The error is non-nil only when the purl cannot be parsed; a
+// purl of a type without advisories (pkg:generic, pkg:github) or without a
+// version yields no matches.
+func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
+	r, err := idx.matchPurl(p)
+	return r.Matches, err
+}
+
+// MatchBatch matches many purls; results are in input order, as the match
+// API answers them. A purl that cannot be parsed gets an Error ("cannot
+// parse the purl: ...") instead of failing the batch. Matches is never
+// nil, in these results and MatchPackage's.
+func (idx *Index) MatchBatch(purls []string) []sentinel.MatchResult {
+	out := make([]sentinel.MatchResult, len(purls))
+	for i, p := range purls {
+		r, err := idx.matchPurl(p)
+		if err != nil {
+			r.Error = "cannot parse the purl: " + err.Error()
+		}
+		out[i] = r
+	}
+	return out
+}
+
+// MatchPackage matches an OSV (ecosystem, name, version) directly, for
+// callers that already hold them (an extractor); eco may carry a release
+// ("Debian:12"). EOL is not looked up (it is keyed by purl), and Purl is
+// empty.
+func (idx *Index) MatchPackage(eco, name, version string) sentinel.MatchResult {
+	return idx.matchKey(packageKey(eco, name), eco, version, nil)
+}
+
+// EOL returns the end-of-life status of the purl's version, or nil when the
+// data does not know the product or cycle.
+func (idx *Index) EOL(p string) (*sentinel.EOLStatus, error) {
+	u, err := purl.Parse(p)
+	if err != nil {
+		return nil, err
+	}
+	return idx.eol.status(u, idx.now()), nil
+}
+
+// noMatches is the Matches of a result without any: empty, not nil, so
+// that JSON says [] (a zero-length slice needs no allocation).
+func noMatches() []sentinel.AdvisoryMatch { return []sentinel.AdvisoryMatch{} }
+
+// matchPurl matches one purl; the error is the purl's parse error, for
+// Match to return and MatchBatch to put in the result.
+func (idx *Index) matchPurl(p string) (sentinel.MatchResult, error) {
+	u, eco, name, err := purl.Resolve(p)
+	if err != nil {
+		if errors.Is(err, purl.ErrUnsupported) {
+			return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: idx.eol.status(u, idx.now())}, nil
+		}
+		return sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
+	}
+	// The key is built in a stack buffer: map lookups with string(b) do
+	// not allocate.
+	var buf [128]byte
+	key := appendPackageKey(buf[:0], eco, name)
+	var eol *sentinel.EOLStatus
+	if idx.eol.types[u.Type] && u.Version != "" {
+		eol = idx.eol.statusByKey(string(key), u, idx.now())
+	}
+	if u.Version == "" {
+		return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: eol}, nil
+	}
+	ver := u.Version
+	if len(u.Qualifiers) > 0 { // a distribution package's source or epoch
+		ver = purl.Version(u)
+	}
+	pkg, found := idx.pkgs[string(key)]
+	r := idx.matchPkg(pkg, found, eco, ver, eol)
+	r.Purl = p
+	return r, nil
+}
+
+// packageKey is the index key of an OSV package: base ecosystem and
+// normalised name.
+func packageKey(eco, name string) string {
+	base := purl.BaseEcosystem(eco)
+	return base + "\x00" + purl.NormalizeName(base, name)
+}
+
+// appendPackageKey appends packageKey(eco, name) to b.
+func appendPackageKey(b []byte, eco, name string) []byte {
+	base := purl.BaseEcosystem(eco)
+	b = append(b, base...)
+	b = append(b, 0)
+	return append(b, purl.NormalizeName(base, name)...)
+}
+
+// matchKey is the core: look up the package, find the entries the version
+// hits (through the decision tables, or by walking every entry), and build
+// the matches.
+func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
+	pkg, found := idx.pkgs[key]
+	return idx.matchPkg(pkg, found, eco, ver, eol)
+}
+
+// matchPkg is matchKey with the package looked up.
+func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
+	base, release, _ := strings.Cut(eco, ":")
+	res := sentinel.MatchResult{Matches: noMatches(), EOL: eol}
+	if !found || ver == "" {
+		return res
+	}
+	m := matcher{pkg: pkg, base: base, release: release, ver: ver}
+	var hitBuf [16]*entry
+	hits, ok := m.tableHits(hitBuf[:0], &res)
+	if !ok {
+		res.Undecided = nil
+		hits = m.walkHits(hitBuf[:0], &res)
+	}
+	if len(hits) > 0 {
+		res.Matches = make([]sentinel.AdvisoryMatch, len(hits))
+		for i, e := range hits {
+			res.Matches[i] = newMatch(e, release, m.q(false), eol, base)
+		}
+	}
+	// An advisory matched through one entry is decided, whatever a sibling
+	// said.
+	if len(res.Undecided) > 0 && len(hits) > 0 {
+		res.Undecided = slices.DeleteFunc(res.Undecided, func(id string) bool {
+			return slices.ContainsFunc(hits, func(e *entry) bool { return e.meta.id == id })
+		})
+		if len(res.Undecided) == 0 {
+			res.Undecided = nil
+		}
+	}
+	return res
+}
+
+// matcher holds one query against one package.
+type matcher struct {
+	pkg           pkgIndex // a copy: a pointer to the caller's would make it escape
+	base, release string
+	ver           string
+	// qv are the query version parsed per range domain: base, and "npm"
+	// for SEMVER ranges; have says which are set. (A pointer from qs to qv
+	// would make the matcher escape to the heap.)
+	qv   [2]qversion
+	have [2]bool
+}
+
+// q returns the query version parsed in the domain's ecosystem.
+func (m *matcher) q(semver bool) *qversion {
+	i, eco := 0, m.base
+	if semver {
+		i, eco = 1, "npm"
+	}
+	if !m.have[i] {
+		m.have[i] = true
+		// A version that semantic would have to parse, written exactly as
+		// one of the package's breakpoints, takes that breakpoint's parsed
+		// form: the same parse, done once when the index was built. A plain
+		// numeric version parses faster than it is looked up.
+		if t := m.pkg.tabs[i]; t != nil && !plainFast(eco, m.ver) {
+			if v, ok := t.parsed(m.ver); ok {
+				m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
+				return &m.qv[i]
+			}
+		}
+		m.qv[i].init(eco, m.ver)
+	}
+	return &m.qv[i]
+}
+
+// skip reports whether e is for another distribution release.
+func (m *matcher) skip(e *entry) bool {
+	return m.release != "" && e.release != "" && !releaseMatches(m.release, e.release)
+}
+
+// walkHits evaluates every entry: the reference evaluation, used when the
+// tables cannot answer. Entries of one advisory are adjacent and advisories
+// are in id order (NewIndex), so matches come out sorted by id and "already
+// matched" or "already undecided" is a look at the previous one.
+func (m *matcher) walkHits(hits []*entry, res *sentinel.MatchResult) []*entry {
+	listV := listVersion(m.base, m.ver)
+	var lastHit, lastUndecided *advMeta
+	entries := m.pkg.entries
+	for i := range entries {
+		e := &entries[i]
+		if e.meta == lastHit {
+			continue // already matched through a sibling, with all fixes
+		}
+		if m.skip(e) {
+			continue
+		}
+		hit := false
+		decided := !e.undecidable
+		for i := 0; !hit && i < len(e.ranges); i++ {
+			r := &e.ranges[i]
+			aff, ok := r.affected(m.q(r.semver))
+			if !ok {
+				decided = false
+				continue
+			}
+			hit = aff
+		}
+		if !hit && (len(e.listed) > 0 || len(e.listedStrs) > 0) {
+			hit = e.isListed(m.q(false), listV)
+		}
+		if !hit {
+			if !decided && e.meta != lastUndecided {
+				lastUndecided = e.meta
+				res.Undecided = append(res.Undecided, e.meta.id)
+			}
+			continue
+		}
+		lastHit = e.meta
+		hits = append(hits, e)
+	}
+	return hits
+}
+
+// tableHits answers from the decision tables: the same hits and undecided
+// ids as walkHits, visiting only the entries that are hit, undecidable or
+// listed by string. ok is false when the query version cannot be placed
+// among some table's breakpoints; the caller then walks.
+func (m *matcher) tableHits(hits []*entry, res *sentinel.MatchResult) ([]*entry, bool) {
+	p := &m.pkg
+	if p.walk {
+		return hits, false
+	}
+	var sets [2][]int32
+	for d, t := range p.tabs {
+		if t == nil {
+			continue
+		}
+		// A version with a qualifier is parsed by semantic only if a
+		// comparison ties on the numbers; if semantic then refuses it,
+		// the comparison fails and the walk answers.
+		q := m.q(d == 1)
+		if q.bad {
+			return hits, false
+		}
+		s, ok := t.lookup(q)
+		if !ok {
+			return hits, false
+		}
+		sets[d] = s
+	}
+	var strHit []int32
+	if len(p.strListed) > 0 {
+		listV := listVersion(m.base, m.ver)
+		for _, i := range p.strListed {
+			if _, found := slices.BinarySearch(p.entries[i].listedStrs, listV); found {
+				strHit = append(strHit, i)
+			}
+		}
+	}
+	// Visit, in entry order, the union of the hit sets and the undecidable
+	// entries: every other entry is neither hit nor undecided.
+	a, b, c, u := sets[0], sets[1], strHit, p.undecidable
+	var lastHit, lastUndecided *advMeta
+	for len(a)+len(b)+len(c)+len(u) > 0 {
+		i := int32(1<<31 - 1)
+		if len(a) > 0 {
+			i = a[0]
+		}
+		if len(b) > 0 && b[0] < i {
+			i = b[0]
+		}
+		if len(c) > 0 && c[0] < i {
+			i = c[0]
+		}
+		if len(u) > 0 && u[0] < i {
+			i = u[0]
+		}
+		hit := false
+		if len(a) > 0 && a[0] == i {
+			a, hit = a[1:], true
+		}
+		if len(b) > 0 && b[0] == i {
+			b, hit = b[1:], true
+		}
+		if len(c) > 0 && c[0] == i {
+			c, hit = c[1:], true
+		}
+		if len(u) > 0 && u[0] == i {
+			u = u[1:]
+		}
+		e := &p.entries[i]
+		if e.meta == lastHit || m.skip(e) {
+			continue
+		}
+		if !hit {
+			if e.meta != lastUndecided { // e is undecidable
+				lastUndecided = e.meta
+				res.Undecided = append(res.Undecided, e.meta.id)
+			}
+			continue
+		}
+		lastHit = e.meta
+		hits = append(hits, e)
+	}
+	return hits, true
+}
+
+// releaseMatches compares a query release ("11", "v3.18", "22.04") with a
+// record's ecosystem suffix ("11", "v3.18", "22.04:LTS", "Pro:22.04:LTS").
+func releaseMatches(q, rec string) bool {
+	if q == rec {
+		return true
+	}
+	for _, part := range strings.Split(rec, ":") {
+		if part == q {
+			return true
+		}
+	}
+	return false
+}
+
+// newMatch builds the match for a hit on e. With siblings, the fixed
+// versions are the union over the siblings that apply to the query's
+// release, and the severity the highest of theirs.
+func newMatch(e *entry, release string, q *qversion, eol *sentinel.EOLStatus, base string) sentinel.AdvisoryMatch {
+	sev := e.sevInfo()
+	fixed, fixedStrs := e.fixed, e.fixedStrs
+	if len(e.siblings) > 0 && release == "" {
+		sev, fixed, fixedStrs = *e.sevSiblings, e.allFixed, e.allFixedStrs
+	} else if len(e.siblings) > 0 {
+		fixed, fixedStrs = e.allFixed, e.allFixedStrs
+		filtered := false
+		for i := range e.siblings {
+			s := &e.siblings[i]
+			if release != "" && s.release != "" && !releaseMatches(release, s.release) {
+				filtered = true
+				continue
+			}
+			if si := s.sevInfo(); severityRank(si.label) > severityRank(sev.label) {
+				sev = si
+			}
+		}
+		if filtered { // only the siblings of the query's release
+			var all []fixedVer
+			for i := range e.siblings {
+				if s := &e.siblings[i]; s.release == "" || releaseMatches(release, s.release) {
+					all = append(all, s.fixed...)
+				}
+			}
+			fixed = sortFixed(base, all)
+			fixedStrs = fixedStrings(fixed)
+		}
+	}
+	if e.meta.malicious {
+		sev.label = sentinel.SeverityCritical
+	}
+	return sentinel.AdvisoryMatch{
+		ID:            e.meta.id,
+		Aliases:       e.meta.aliases,
+		Summary:       e.meta.summary,
+		Severity:      sev.label,
+		CVSSScore:     sev.score,
+		CVSSVector:    sev.vector,
+		CWEs:          e.meta.cwes,
+		FixedVersions: fixedStrs,
+		NearestFix:    nearest(fixed, q),
+		KEV:           e.meta.kev,
+		KEVDateAdded:  e.meta.kevDate,
+		KEVRansomware: e.meta.kevRansom,
+		EOL:           eol,
+		Modified:      e.meta.modified,
+		Malicious:     e.meta.malicious,
+	}
+}
+
+func (e *entry) sevInfo() sevInfo {
+	if e.sev != nil {
+		return *e.sev
+	}
+	return e.meta.sev
+}
+
+func fixedStrings(fx []fixedVer) []string {
+	out := make([]string, len(fx))
+	for i, f := range fx {
+		out[i] = f.s
+	}
+	return out
+}
+
+// nearest is the lowest fixed version above q, or "".
+func nearest(fx []fixedVer, q *qversion) string {
+	if q.bad {
+		return ""
+	}
+	for i := range fx {
+		if c, ok := q.cmp(&fx[i].v, fx[i].s); ok && c < 0 {
+			return fx[i].s
+		}
+	}
+	return ""
+}
