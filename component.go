@@ -22,6 +22,13 @@ type Component struct {
 	// DependsOn lists the purls this component depends on, where the source
 	// records a dependency graph.
 	DependsOn []string `json:"depends_on,omitempty"`
+	// Licenses are the component's licenses where its source records them:
+	// SPDX identifiers or expressions where they are, else the names as
+	// written.
+	Licenses []string `json:"licenses,omitempty"`
+	// Properties are facts about the component that have no field of their
+	// own, by name (for example "sentinel:go_minimum").
+	Properties map[string]string `json:"properties,omitempty"`
 }
 
 // AdvisoryMatch is one advisory that affects one component at its version,
@@ -50,6 +57,12 @@ type AdvisoryMatch struct {
 	KEV           bool   `json:"kev"`
 	KEVDateAdded  string `json:"kev_date_added,omitempty"`
 	KEVRansomware bool   `json:"kev_ransomware"`
+	// Malicious is true for a malicious-package report (an OSV MAL-
+	// record) or an indicator that says so: any listed version is bad.
+	Malicious bool `json:"malicious,omitempty"`
+	// Indicator is set when the match is an operator's indicator (its
+	// ioc_ id is ID) rather than an advisory.
+	Indicator bool `json:"indicator,omitempty"`
 	// EOL is set when end-of-life data knows the component's release cycle.
 	EOL *EOLStatus `json:"eol,omitempty"`
 	// Modified is the advisory's last modification time.

@@ -32,6 +32,15 @@ type Error struct {
 	Field string
 	// Scope names the scope that was required, for EFORBIDDEN.
 	Scope string
+	// Details are the individual problems behind an EINVALID, each with
+	// the path in the request where it is (an SBOM that fails its schema).
+	Details []ErrorDetail
+}
+
+// ErrorDetail is one problem of an invalid request.
+type ErrorDetail struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // Error implements the error interface.

@@ -126,3 +126,10 @@ type FindingEscalatedData struct {
 	PrimaryRiskCategory string   `json:"primary_risk_category"`
 	Compliance          []string `json:"compliance"`
 }
+
+// EventFilter selects an organization's events.
+type EventFilter struct {
+	OrgID string
+	Type  string
+	Limit int
+}

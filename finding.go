@@ -2,7 +2,7 @@ package sentinel
 
 import "time"
 
-// Finding statuses (DESIGN.md).
+// Finding statuses (docs/design.md).
 const (
 	StatusOpen          = "open"
 	StatusAccepted      = "accepted" // risk accepted, with a reason and an expiry
@@ -10,8 +10,16 @@ const (
 	StatusFalsePositive = "false_positive"
 )
 
-// CategoryVulnerableComponent marks every supply-chain finding.
-const CategoryVulnerableComponent = "vulnerable_component"
+// Finding categories: vulnerable_component marks every supply-chain
+// finding (an advisory, an end-of-life component, an indicator);
+// exposed_secret a credential found in a tree.
+const (
+	CategoryVulnerableComponent = "vulnerable_component"
+	CategoryExposedSecret       = "exposed_secret"
+)
+
+// Categories lists every finding category.
+var Categories = []string{CategoryVulnerableComponent, CategoryExposedSecret}
 
 // Weakness classes of supply-chain findings.
 const (
@@ -19,6 +27,21 @@ const (
 	CWEUnmaintained         = "CWE-1104" // an unmaintained (end-of-life) component
 	CWEOWASPComponents      = "CWE-937"  // OWASP's category both roll up to
 )
+
+// Weaknesses returns the weakness classes of a finding of category with
+// the given CWE: the CWE itself and, for a component finding, CWE-937
+// (OWASP's "using components with known vulnerabilities"), which both
+// CWE-1395 and CWE-1104 roll up to.
+func Weaknesses(category, cwe string) []string {
+	out := []string{}
+	if cwe != "" {
+		out = append(out, cwe)
+	}
+	if category == CategoryVulnerableComponent && cwe != CWEOWASPComponents {
+		out = append(out, CWEOWASPComponents)
+	}
+	return out
+}
 
 // Risk bands, from highest.
 const (
@@ -71,34 +94,28 @@ func SLAWindow(band string) time.Duration {
 	return 2160 * time.Hour
 }
 
-// Asset is what findings are about: a host or project an agent names, or a
-// site an external scan reaches.
-type Asset struct {
-	ID          string    `json:"id"`
-	OrgID       string    `json:"-"`
-	Name        string    `json:"name"`
-	Kind        string    `json:"kind"`        // "host", "project", "site"
-	Criticality string    `json:"criticality"` // "low", "medium", "high", "critical"
-	FirstSeen   time.Time `json:"first_seen"`
-	LastSeen    time.Time `json:"last_seen"`
-}
-
 // Finding is one advisory affecting one component on one asset.
 type Finding struct {
-	ID            string     `json:"id"`
-	OrgID         string     `json:"-"`
-	AssetID       string     `json:"asset_id"`
-	AssetName     string     `json:"asset_name,omitempty"`
-	Purl          string     `json:"purl"`
-	AdvisoryID    string     `json:"advisory_id"`
-	Category      string     `json:"category"`
-	CWE           string     `json:"cwe"`
-	Summary       string     `json:"summary,omitempty"`
-	Aliases       []string   `json:"aliases"`
-	Severity      string     `json:"severity"`
-	CVSSScore     float64    `json:"cvss_score"`
-	KEV           bool       `json:"kev"`
-	KEVDateAdded  string     `json:"kev_date_added,omitempty"`
+	ID         string `json:"id"`
+	OrgID      string `json:"-"`
+	AssetID    string `json:"asset_id"`
+	AssetName  string `json:"asset_name,omitempty"`
+	Purl       string `json:"purl"`
+	AdvisoryID string `json:"advisory_id"`
+	Category   string `json:"category"`
+	CWE        string `json:"cwe"`
+	// Weaknesses are the classes the finding maps to: its CWE and, for a
+	// component finding, the category CWE-937 it rolls up to.
+	Weaknesses   []string `json:"weaknesses"`
+	Summary      string   `json:"summary,omitempty"`
+	Aliases      []string `json:"aliases"`
+	Severity     string   `json:"severity"`
+	CVSSScore    float64  `json:"cvss_score"`
+	KEV          bool     `json:"kev"`
+	KEVDateAdded string   `json:"kev_date_added,omitempty"`
+	// Malicious is true for a package known to be malicious (an OSV MAL-
+	// record, an indicator that says so).
+	Malicious     bool       `json:"malicious"`
 	FixedVersions []string   `json:"fixed_versions"`
 	NearestFix    string     `json:"nearest_fix,omitempty"`
 	RiskScore     int        `json:"risk_score"`
@@ -111,9 +128,49 @@ type Finding struct {
 	Owner         string     `json:"owner,omitempty"`
 	Compliance    []string   `json:"compliance"`
 	// Source says which entry point found it: "sbom", "scan", "ioc".
-	Source     string     `json:"source,omitempty"`
-	FirstSeen  time.Time  `json:"first_seen"`
-	LastSeen   time.Time  `json:"last_seen"`
-	ResolvedAt *time.Time `json:"resolved_at,omitempty"`
-	UpdatedAt  time.Time  `json:"updated_at"`
+	Source string `json:"source,omitempty"`
+	// Evidence says where the component was seen: the submission, the
+	// scan's URLs and signals, the indicator.
+	Evidence   []FindingEvidence `json:"evidence"`
+	FirstSeen  time.Time         `json:"first_seen"`
+	LastSeen   time.Time         `json:"last_seen"`
+	ResolvedAt *time.Time        `json:"resolved_at,omitempty"`
+	UpdatedAt  time.Time         `json:"updated_at"`
+}
+
+// FindingFilter selects findings; nil and empty fields do not filter.
+type FindingFilter struct {
+	OrgID    string
+	Status   []string
+	Category string
+	// CWE keeps findings of one weakness class ("CWE-1104").
+	CWE      string
+	KEV      *bool
+	Severity string
+	Band     string
+	AssetID  string
+	Purl     string
+	Advisory string
+	// Owner keeps findings assigned to this exact owner.
+	Owner string
+	// Sort is "" (by id) or FindingSortRisk: highest risk first, then by
+	// id, so that known-exploited findings lead.
+	Sort string
+	Page Page
+}
+
+// FindingSortRisk orders findings by risk score, highest first.
+const FindingSortRisk = "risk"
+
+// FindingEvidence is one place a finding's component was seen.
+type FindingEvidence struct {
+	// Kind is "sbom" for a submission, one of the scan evidence kinds
+	// (hash, path, fingerprint, ...), or "ioc".
+	Kind string `json:"kind"`
+	// Source names the submission, scan or indicator (sub_, scan_, ioc_).
+	Source string `json:"source,omitempty"`
+	// URL is the page or asset of a scan, or the manifest of a submission.
+	URL string `json:"url,omitempty"`
+	// Detail is the matched text or hash.
+	Detail string `json:"detail,omitempty"`
 }

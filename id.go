@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Identifier prefixes (DESIGN.md: a type prefix and a random, URL-safe suffix).
+// Identifier prefixes (docs/design.md: a type prefix and a random, URL-safe suffix).
 const (
 	PrefixOrg        = "org_"
 	PrefixKey        = "key_"

@@ -16,11 +16,14 @@ type Organization struct {
 	SharePeriod time.Duration `json:"-"`
 	// Catalog is the primary compliance catalog ("nist-800-53", "pci-dss-4",
 	// "iso-27001-2022") whose controls findings and bundles reference.
-	Catalog   string    `json:"catalog"`
-	CreatedAt time.Time `json:"created_at"`
+	Catalog string `json:"catalog"`
+	// RequireVerifiedTargets makes external scans of a site wait until the
+	// organization has proved it controls the site (off by default).
+	RequireVerifiedTargets bool      `json:"require_verified_targets"`
+	CreatedAt              time.Time `json:"created_at"`
 }
 
-// Scopes. The first six are the specification's; the rest are DESIGN.md's
+// Scopes. The first six are the specification's; the rest are docs/design.md's
 // for endpoints the specification does not scope.
 const (
 	ScopeSCASubmit     = "sca:submit"
@@ -131,3 +134,19 @@ const (
 
 // Meters lists every meter.
 var Meters = []string{MeterScans, MeterSBOMSubmissions, MeterRecommendations}
+
+// MeterStatus is one meter's limit and use in the current period.
+type MeterStatus struct {
+	Meter  string `json:"meter"`
+	Period string `json:"period"`
+	Used   int    `json:"used"`
+	Limit  *int   `json:"limit"` // nil: unmetered
+}
+
+// OrgUpdate holds optional changes to an organization's settings.
+type OrgUpdate struct {
+	Name                   *string
+	Catalog                *string
+	SharePeriod            *time.Duration
+	RequireVerifiedTargets *bool
+}

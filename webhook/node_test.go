@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 	"github.com/sentinel-sca/sentinel/webhook"
 )
 
@@ -38,14 +39,7 @@ func repoRoot(tb testing.TB) string {
 // except in CI (CI=true), where a missing node fails the test.
 func mustNode(tb testing.TB) string {
 	tb.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			tb.Fatalf("node is required in CI to check docs/webhooks/verify.mjs: %v", err)
-		}
-		tb.Skipf("skipping: node is not on PATH (%v); install Node.js 20+ to check docs/webhooks/verify.mjs", err)
-	}
-	return node
+	return testenv.Tool(tb, "node", "install Node.js 20+ to check docs/webhooks/verify.mjs")
 }
 
 // TestNodeReferenceVerifier holds docs/webhooks/verify.mjs to the same

@@ -8,6 +8,7 @@
 //	sentineld admin create-key --org acme --scopes sca:read,sca:submit [--name ci]
 //	sentineld admin set-meter --org acme --meter scans --limit 100
 //	sentineld admin create-enrollment-token --org acme
+//	sentineld admin create-user --org acme --email ana@acme.example --role admin
 //
 // Every flag can also be set as an environment variable: SENTINEL_ and the
 // flag's name in upper case with dashes as underscores (--agent-addr is
@@ -22,14 +23,17 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/secrets/verify"
 	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
@@ -47,7 +51,9 @@ commands:
   serve        run the service (API, agent listener, share site, workers)
   migrate      apply database migrations and exit
   admin        manage organizations, keys and meters (see: sentineld admin)
-  intel        import advisories, KEV and end-of-life data; export an offline snapshot
+  intel        import advisories, KEV and end-of-life data; sync the feeds; export an offline snapshot
+  backup       copy the embedded store while the service runs (-o FILE)
+  restore      put a backup in place of the embedded store (--from FILE; service stopped)
   version      print the version
 
 Run "sentineld <command> -h" for a command's flags.
@@ -100,6 +106,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return admin(ctx, args[1:], stdout, stderr, getenv)
 	case "intel":
 		return intelCmd(ctx, args[1:], stdout, stderr, getenv)
+	case "backup":
+		return backup(ctx, args[1:], stdout, stderr, getenv)
+	case "restore":
+		return restore(ctx, args[1:], stdout, stderr, getenv)
 	case "version":
 		fmt.Fprintln(stdout, server.Version)
 		return nil
@@ -165,6 +175,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	storeFlags(fs, &cfg)
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "API listen address")
 	fs.StringVar(&cfg.AgentAddr, "agent-addr", cfg.AgentAddr, "agent listener (mutual TLS) address")
+	fs.StringVar(&cfg.AgentURL, "agent-url", "", "public URL of the agent listener, shown with enrollment tokens (default https://<agent-addr>)")
 	agentNames := fs.String("agent-name", "", "comma-separated extra DNS names or IPs for the agent listener's certificate (the names agents dial)")
 	fs.StringVar(&cfg.ShareAddr, "share-addr", cfg.ShareAddr, "Evidence Bundle share site listen address")
 	fs.StringVar(&cfg.ShareURL, "share-url", "", "public base URL of the share site (default http://<share-addr>)")
@@ -176,7 +187,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	fs.Var(&intelOSV, "intel-osv", "OSV source for the periodic intel sync (repeatable; directory, all.zip or URL)")
 	fs.StringVar(&cfg.Intel.KEV, "intel-kev", "", "KEV catalog source for the periodic intel sync (file or URL)")
 	fs.StringVar(&cfg.Intel.EOL, "intel-eol", "", "endoflife.date directory for the periodic intel sync")
-	fs.DurationVar(&cfg.IntelInterval, "intel-interval", 24*time.Hour, "how often the periodic intel sync runs")
+	fs.DurationVar(&cfg.IntelInterval, "intel-interval", 6*time.Hour, "how often the intel feeds (and the --intel-osv/kev/eol sync) are synced")
+	applyFeeds := feedFlags(fs, &cfg.Feeds)
+	var verifyBase multiFlag
+	fs.Var(&verifyBase, "secrets-verify-base", "provider=URL: the API base URL a provider's secrets are verified against "+
+		"(repeatable; providers github, gitlab, slack, stripe, npm, aws; for GitHub Enterprise, a self-managed GitLab)")
+	secretsVerify := fs.Bool("secrets-verify", true, "check the secrets agents submit live with their providers (false: never use a found credential)")
+	fs.DurationVar(&cfg.SecretsVerifyTimeout, "secrets-verify-timeout", 10*time.Second, "how long one provider check may take")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	demo := fs.Bool("demo", false, "create a demo organization and print an API key with every scope")
 	if err := parse(fs, args, getenv); err != nil {
@@ -184,6 +201,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	}
 	cfg.MasterKey = getenv("SENTINEL_MASTER_KEY")
 	cfg.Intel.OSV = intelOSV
+	if err := applyFeeds(); err != nil {
+		return err
+	}
+	cfg.SecretsVerifyDisabled = !*secretsVerify
+	urls, err := parseVerifyBase(verifyBase)
+	if err != nil {
+		return err
+	}
+	cfg.SecretsVerifyURLs = urls
 	for _, n := range strings.Split(*agentNames, ",") {
 		if n = strings.TrimSpace(n); n != "" {
 			cfg.AgentNames = append(cfg.AgentNames, n)
@@ -204,16 +230,61 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	if err := s.Start(ctx); err != nil {
 		return err
 	}
+	fmt.Fprintf(stdout, "Sentinel is running.\n  API:            %s\n  agent listener: %s\n  share site:     %s\n", s.APIURL(), s.AgentURL(), s.ShareURL())
+	fmt.Fprintf(stdout, "  intel:          %s\n", intelLine(ctx, s))
 	if *demo {
 		o, key, err := server.EnsureDemo(ctx, s.DB)
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
-		fmt.Fprintf(stdout, "Sentinel is running.\n  API:          %s\n  organization: %s\n  API key (every scope, shown once):\n%s\n", s.APIURL(), o.Slug, key)
+		fmt.Fprintf(stdout, "  organization:   %s (earlier demo keys are revoked)\n  API key (every scope, shown once):\n%s\n", o.Slug, key)
+	} else {
+		orgs, _ := s.DB.ListOrgs(ctx)
+		if len(orgs) == 0 {
+			fmt.Fprintf(stdout, "No organization yet. Next, in another shell:\n"+
+				"  sentineld admin create-org --slug acme --name \"Acme Corp\"\n"+
+				"  sentineld admin create-key --org acme --scopes '*'      (prints the API key)\n"+
+				"  sentineld admin create-user --org acme --email you@example.com --role admin   (a portal account)\n")
+		}
 	}
 	<-ctx.Done()
 	cfg.Logger.Info("shutting down")
 	return nil
+}
+
+// parseVerifyBase reads --secrets-verify-base values: provider=URL.
+func parseVerifyBase(vals []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, v := range vals {
+		name, u, ok := strings.Cut(v, "=")
+		if !ok || !slices.Contains(verify.Providers(), name) {
+			return nil, usageErr("--secrets-verify-base %q: want provider=URL with provider one of %s", v, strings.Join(verify.Providers(), ", "))
+		}
+		if pu, err := url.Parse(u); err != nil || (pu.Scheme != "https" && pu.Scheme != "http") || pu.Host == "" {
+			return nil, usageErr("--secrets-verify-base %q: %q is not an http(s) URL", v, u)
+		}
+		out[name] = u
+	}
+	return out, nil
+}
+
+// intelLine says what intel the service starts with, and what happens
+// next when it has none.
+func intelLine(ctx context.Context, s *server.Server) string {
+	f := s.Intel.Freshness(ctx)
+	feeds := !s.Config.Feeds.Empty()
+	switch {
+	case f.Advisories > 0 && f.SyncedAt != nil:
+		next := ""
+		if feeds {
+			next = "; kept current from the published feeds"
+		}
+		return fmt.Sprintf("%d advisories, %d KEV entries, synced %s ago%s", f.Advisories, f.KEV, (time.Duration(f.AgeSeconds) * time.Second).String(), next)
+	case feeds:
+		return "no advisories yet: the first sync from the published feeds runs now (minutes; /readyz answers 503 until it ends; GET /v1/sca/intel/status shows it)"
+	default:
+		return "no advisories, and the feeds are off: import with sentineld intel sync (matches and the CI gate answer 503 until then)"
+	}
 }
 
 // redacted is the config as logged at start-up, without secrets.
@@ -224,7 +295,8 @@ func redacted(c server.Config) map[string]any {
 	}
 	return map[string]any{"data": c.DataDir, "database": db, "addr": c.Addr, "agent_addr": c.AgentAddr,
 		"share_addr": c.ShareAddr, "share_url": c.ShareURL, "redis": c.Redis != "", "master_key_from_env": c.MasterKey != "",
-		"allow_private_targets": c.AllowPrivateTargets, "workers": c.Workers}
+		"allow_private_targets": c.AllowPrivateTargets, "workers": c.Workers, "intel_feeds": c.Feeds,
+		"secrets_verify": !c.SecretsVerifyDisabled, "secrets_verify_base": c.SecretsVerifyURLs}
 }
 
 func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) error {
@@ -239,8 +311,7 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		return err
 	}
 	defer db.Close()
-	ms, _ := store.Migrations(db.Engine)
-	fmt.Fprintf(stdout, "%s store at schema version %d\n", db.Engine, len(ms))
+	fmt.Fprintf(stdout, "%s store at schema version %d\n", db.Engine, store.SchemaVersion(db.Engine))
 	return nil
 }
 
@@ -251,7 +322,13 @@ commands:
   create-key   --org acme --scopes sca:read,sca:submit [--name ci]   (prints the key alone on the last line)
   set-meter    --org acme --meter scans|sbom_submissions|recommendations --limit N|unlimited
   list-orgs
-  create-enrollment-token --org acme   (prints the one-time agent enrollment token alone on the last line)
+  create-enrollment-token --org acme [--agent-url URL]   (prints the one-time agent enrollment token alone on the last line)
+  signing-root [-o FILE]   the root certificate Evidence Bundles chain to, and its SHA-256: give it to recipients
+                           through another channel than the share, so that they can pin it
+  create-user  --org acme --email ana@acme.example --role viewer|member|admin [--name "Ana"] [--public-url URL]
+               (a portal user; prints the one-time set-up link, valid 24 hours, alone on the last line)
+  user-setup-link --org acme --email ana@acme.example [--public-url URL]
+               (a new set-up link for an existing user, e.g. a forgotten password; alone on the last line)
 
 Every admin command also takes --data and --database, and works while the service runs.
 `
@@ -260,6 +337,11 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	if len(args) == 0 {
 		fmt.Fprint(stderr, adminUsage)
 		return usageErr("no admin command given")
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, adminUsage)
+		return nil
 	}
 	cfg := server.DefaultConfig()
 	fs := newFlagSet("admin "+args[0], stderr)
@@ -343,6 +425,7 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 		// The token pins the agent server CA, which this creates on first
 		// use with the master key: open the whole server, listen on nothing.
 		org := fs.String("org", "", "organization slug")
+		fs.StringVar(&cfg.AgentURL, "agent-url", "", "public URL of the agent listener, for the printed enroll command (default https://127.0.0.1:8443)")
 		if err := parse(fs, args[1:], getenv); err != nil {
 			return err
 		}
@@ -363,7 +446,73 @@ func admin(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "created %s; it is shown once, enroll with: sentinel enroll --server https://<agent-addr> --token <token>\n%s\n", t, t.Token)
+		fmt.Fprintf(stdout, "created %s (expires %s); it is shown once. Enroll a host with:\n  %s\n%s\n", t.ID, t.ExpiresAt.Format(time.RFC3339), t.EnrollCommand, t.Token)
+		return nil
+	case "signing-root":
+		out := fs.String("o", "", "write the certificate (PEM) to this file instead of stdout")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		cfg.MasterKey = getenv("SENTINEL_MASTER_KEY")
+		s, err := server.Open(ctx, cfg)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		root := s.Evidence.Root()
+		if *out != "" {
+			if err := os.WriteFile(*out, []byte(root.Certificate), 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "wrote %s\nsha256:%s\n", *out, root.Fingerprint)
+			return nil
+		}
+		fmt.Fprintf(stdout, "%ssha256:%s\n", root.Certificate, root.Fingerprint)
+		return nil
+	case "create-user", "user-setup-link":
+		org := fs.String("org", "", "organization slug")
+		email := fs.String("email", "", "the user's email address (their sign-in name)")
+		var role, name *string
+		if args[0] == "create-user" {
+			role = fs.String("role", "", "viewer, member or admin")
+			name = fs.String("name", "", "display name")
+		}
+		publicURL := fs.String("public-url", "", "the portal's public base URL, which the link starts with (default http://<addr>, like serve)")
+		addr := fs.String("addr", cfg.Addr, "API listen address, for the default --public-url")
+		if err := parse(fs, args[1:], getenv); err != nil {
+			return err
+		}
+		if *org == "" || *email == "" || (role != nil && *role == "") {
+			if role != nil {
+				return usageErr("--org, --email and --role are required")
+			}
+			return usageErr("--org and --email are required")
+		}
+		if role != nil && !sentinel.ValidRole(*role) {
+			return usageErr("--role must be viewer, member or admin")
+		}
+		if *publicURL == "" {
+			*publicURL = "http://" + *addr
+		}
+		db, err := open()
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if role != nil {
+			u, link, err := server.CreateUser(ctx, db, *org, *email, *name, *role, *publicURL)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "created %s user %s (%s) in %s; give them this one-time set-up link (valid 24 hours) to choose a password:\n%s\n",
+				u.Role, u.Email, u.ID, *org, link)
+			return nil
+		}
+		u, link, err := server.UserSetupLink(ctx, db, *org, *email, *publicURL)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "new one-time set-up link for %s (%s) in %s, valid 24 hours; the previous one no longer works:\n%s\n", u.Email, u.ID, *org, link)
 		return nil
 	case "list-orgs":
 		if err := parse(fs, args[1:], getenv); err != nil {

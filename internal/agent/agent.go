@@ -2,17 +2,19 @@
 // cmd/sentinel is a few lines around Command, and tests run every command
 // in-process with their own arguments, environment and output.
 //
-//	sentinel enroll --server https://sentinel.example.com:8443 --token sntl_enr_...
+//	sentinel enroll --agent-server https://sentinel.example.com:8443 --token sntl_enr_... [--server https://sentinel.example.com]
 //	sentinel submit [--host NAME] [--json] FILE|-
 //	sentinel sbom [--output FILE] [--submit] [--host NAME] [DIR]
 //	sentinel ci --sca [--offline-db FILE] [--format table|json|sarif|cyclonedx] [-o FILE] [DIR]   (see sentinel ci -h)
 //	sentinel verify [--root ROOT.pem] BUNDLE.zip
+//	sentinel secrets [--submit] [--history] [-o FILE] [--format table|json] [--exclude GLOB]... [DIR]   (see sentinel secrets -h)
 //	sentinel version
 //
 // Configuration is read from flags, then the environment, then the files
 // that enrollment wrote: --server / SENTINEL_SERVER (the API URL),
-// --agent-server / SENTINEL_AGENT_SERVER (the agent listener, when separate;
-// enroll also accepts it as --server), --api-key / SENTINEL_API_KEY, and
+// --agent-server / SENTINEL_AGENT_SERVER (the agent listener: enroll needs
+// it; later commands read it from the enrollment), --api-key /
+// SENTINEL_API_KEY, and
 // SENTINEL_HOME (default $XDG_CONFIG_HOME/sentinel, else
 // ~/.config/sentinel), which holds the agent's identity:
 //
@@ -31,9 +33,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/sentinel-sca/sentinel/internal/agent/client"
 )
 
 // Version is the agent's version, set by the linker.
@@ -107,11 +112,14 @@ func Main(ctx context.Context, c *Command) int {
 const usage = `usage: sentinel <command> [flags]
 
 commands:
-  enroll    enroll this host with a one-time token (sentinel enroll --server https://HOST:8443 --token T)
+  enroll    enroll this host with a one-time token (sentinel enroll --agent-server https://HOST:8443 --token T)
   submit    submit a CycloneDX JSON SBOM over mutual TLS (sentinel submit FILE)
   sbom      build a CycloneDX 1.5 SBOM from the manifests under a directory (--submit to submit it)
   ci        the CI gate: sentinel ci --sca [DIR]; exits 70 known-exploited, 71 vulnerable, 72 OK, 77/78/1/2/3 (see ci -h)
   verify    check an Evidence Bundle offline, no cosign needed (sentinel verify BUNDLE.zip)
+  secrets   find committed credentials under a directory (--history for git history, --submit to send them
+            for live verification); exits 0 clean, 4 secrets found, 1 error, 2 usage (see secrets -h)
+  webhooks  sentinel webhooks listen --secret whsec_...: receive, verify and print webhook events
   version   print the version
 
 Configuration: --server/SENTINEL_SERVER (API URL), --agent-server/SENTINEL_AGENT_SERVER
@@ -137,6 +145,10 @@ func (c *Command) Run(ctx context.Context) error {
 		return c.ciCmd(ctx, args)
 	case "verify":
 		return c.verifyCmd(ctx, args)
+	case "secrets":
+		return c.secretsCmd(ctx, args)
+	case "webhooks":
+		return c.webhooksCmd(ctx, args)
 	case "version", "--version":
 		fmt.Fprintln(c.stdout(), "sentinel", Version)
 		return nil
@@ -193,6 +205,17 @@ func (c *Command) sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// apiClient returns the agent's client of the service at base: the
+// API key and User-Agent on every request, the command's Sleep between
+// retries, and each retry announced on stderr.
+func (c *Command) apiClient(base *url.URL, apiKey string, o client.Options) *client.Client {
+	o.APIKey, o.UserAgent, o.Sleep = apiKey, "sentinel/"+Version, c.sleep
+	o.OnRetry = func(wait time.Duration, attempt, attempts int) {
+		fmt.Fprintf(c.stderr(), "sentinel: rate limited; retrying in %s (attempt %d of %d)\n", wait.Round(time.Second), attempt, attempts)
+	}
+	return client.New(base, o)
 }
 
 // common are the flags every networked command takes.

@@ -32,10 +32,13 @@ func TestCommandLine(t *testing.T) {
 		{"unknown", env, []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"help", env, []string{"help"}, 0, "enroll"},
 		{"version", env, []string{"version"}, 0, "sentinel dev"},
-		{"enroll_needs_token", env, []string{"enroll", "--server", "https://127.0.0.1:1"}, 2, "--token are required"},
-		{"enroll_bad_token", env, []string{"enroll", "--server", "https://127.0.0.1:1", "--token", "nope"}, 2, "malformed enrollment token"},
-		{"enroll_plain_http", env, []string{"enroll", "--server", "http://127.0.0.1:1", "--token", "sntl_enr_" + strings.Repeat("A", 43) + "." + strings.Repeat("A", 43)}, 2, "must be an https:// URL"},
-		{"enroll_token_from_env", append(env, "SENTINEL_ENROLL_TOKEN=bad"), []string{"enroll", "--server", "https://x:1"}, 2, "malformed enrollment token"},
+		{"enroll_needs_token", env, []string{"enroll", "--agent-server", "https://127.0.0.1:1"}, 2, "--token is required"},
+		// --server is the API URL, never the agent listener: enrollment
+		// asks for --agent-server.
+		{"enroll_needs_agent_server", env, []string{"enroll", "--server", "https://127.0.0.1:1", "--token", "sntl_enr_x"}, 2, "--agent-server is required"},
+		{"enroll_bad_token", env, []string{"enroll", "--agent-server", "https://127.0.0.1:1", "--token", "nope"}, 2, "malformed enrollment token"},
+		{"enroll_plain_http", env, []string{"enroll", "--agent-server", "http://127.0.0.1:1", "--token", "sntl_enr_" + strings.Repeat("A", 43) + "." + strings.Repeat("A", 43)}, 2, "must be an https:// URL"},
+		{"enroll_token_from_env", append(env, "SENTINEL_ENROLL_TOKEN=bad"), []string{"enroll", "--agent-server", "https://x:1"}, 2, "malformed enrollment token"},
 		{"submit_needs_file", env, []string{"submit"}, 2, "usage: sentinel submit"},
 		{"submit_needs_key", env, []string{"submit", "agent_test.go"}, 2, "SENTINEL_API_KEY"},
 		{"submit_flags_after_file", env, []string{"submit", "agent_test.go", "--api-key", "k"}, 1, "not enrolled"},

@@ -38,42 +38,41 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/agent/client"
+	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 	"github.com/sentinel-sca/sentinel/internal/intel"
 	"github.com/sentinel-sca/sentinel/internal/report"
-	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
 // Exit codes of sentinel ci beyond 0, 1 and 2 (see the comment above).
 const (
-	ExitCIKEV         = report.ExitKEV        // 70
-	ExitCIVulnerable  = report.ExitVulnerable // 71
-	ExitCIOK          = report.ExitOK         // 72
-	ExitCICapacity    = 77                    // 429 scan_capacity
-	ExitCIMetered     = 78                    // 403 metered
-	ExitCIUnavailable = 3                     // service unreachable or unavailable
+	ExitCIKEV         = sentinel.GateExitKEV        // 70
+	ExitCIVulnerable  = sentinel.GateExitVulnerable // 71
+	ExitCIOK          = sentinel.GateExitOK         // 72
+	ExitCICapacity    = sentinel.GateExitCapacity   // 77: 429 scan_capacity
+	ExitCIMetered     = sentinel.GateExitMetered    // 78: 403 metered
+	ExitCIUnavailable = 3                           // service unreachable or unavailable
 )
 
 // DefaultIgnoreFile is read from the scanned directory when --ignore is not
 // given and the file exists.
 const DefaultIgnoreFile = ".sentinel-ignore.yaml"
 
-// ciBatch is the most purls sent in one gate request (the service's
-// MaxMatchPurls); a larger tree is sent in several requests, each counted
-// as a scan.
-const ciBatch = 10_000
+// ciBatch is the most purls sent in one gate request; a larger tree is
+// sent in several requests, each counted as a scan.
+const ciBatch = sentinel.MaxMatchPurls
 
 // ciStaleAfter is the age after which an offline snapshot is warned about:
 // the KEV catalog changes most weekdays.
@@ -101,6 +100,14 @@ Exit codes (the gate fails closed: an error is never 72):
    3  service unreachable or unavailable (network, timeout, 5xx, still rate limited
       after 5 attempts): transient; retry, or use --offline-db
 
+Inputs and policy:
+  --sbom FILE       gate a CycloneDX (1.2-1.6) or SPDX 2.2/2.3 JSON SBOM instead of DIR
+  --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
+  --kinds K         all, languages or os (dpkg, apk, RPM databases under DIR)
+  --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
+                    known-exploited always exits 70, an unknown severity counts
+End-of-life components are listed under the table; they do not change the exit code.
+
 Ignore file (` + DefaultIgnoreFile + ` in DIR, or --ignore FILE), every field but
 purl and package required; expired entries no longer apply and are warned about:
   ignore:
@@ -126,6 +133,8 @@ type ciFlags struct {
 	ignore    string
 	vex       []string
 	project   string
+	failOn    string
+	scan      *scanFlags
 	set       map[string]bool
 }
 
@@ -144,7 +153,9 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		o.vex = append(o.vex, s)
 		return nil
 	})
-	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: DIR's base name)")
+	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: the manifest's project name, else DIR's base name)")
+	fs.StringVar(&o.failOn, "fail-on", "", "the lowest severity that fails the gate (exit 71): critical, high, medium or low (default: any match); a known-exploited match exits 70 whatever this says")
+	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (1.2 to 1.6) or SPDX 2.2/2.3 JSON SBOM (Syft, cdxgen, npm sbom...) instead of walking DIR")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ciUsage)
 		fs.PrintDefaults()
@@ -164,6 +175,13 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	root := "."
 	if len(pos) == 1 {
 		root = pos[0]
+	}
+	if o.failOn != "" && !slices.Contains(report.FailOnLevels, strings.ToLower(o.failOn)) {
+		return usageErr("--fail-on %q: want critical, high, medium or low", o.failOn)
+	}
+	o.failOn = strings.ToLower(o.failOn)
+	if o.scan.from != "" && len(pos) == 1 {
+		return usageErr("--sbom gates an SBOM instead of a directory: give one or the other")
 	}
 	format, err := report.ParseFormat(o.format)
 	if err != nil {
@@ -202,18 +220,22 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		warnings = append(warnings, offline.warnings...)
 	}
 
-	res, err := sbom.Extract(ctx, root, sbom.Options{Progress: c.stderr()})
+	res, err := c.scan(ctx, root, o.scan)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
+		var ee *exitError
+		if errors.As(err, &ee) {
+			return err
+		}
 		return fmt.Errorf("cannot scan %s: %w", root, err)
 	}
-	if len(res.Files) == 0 {
-		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
+	if o.scan.from != "" && len(res.Components) == 0 {
+		return fmt.Errorf("%s lists no components: there is nothing to check, so the gate cannot pass", o.scan.from)
 	}
-	for _, fe := range res.Errors {
-		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
+	if o.scan.from == "" && len(res.Files) == 0 {
+		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
 	}
 	var purls, unversioned []string
 	for _, comp := range res.Components {
@@ -228,12 +250,19 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			len(unversioned), strings.Join(unversioned[:min(len(unversioned), 5)], ", ")+ciMore(len(unversioned)-5)))
 	}
 	project := o.project
+	if p := res.MainProject(); project == "" && p != nil && p.Name != "" {
+		project = p.Name
+	}
+	if project == "" && o.scan.from != "" {
+		project = strings.TrimSuffix(filepath.Base(o.scan.from), filepath.Ext(o.scan.from))
+	}
 	if project == "" {
 		if abs, err := filepath.Abs(root); err == nil {
 			project = filepath.Base(abs)
 		}
 	}
-	in := report.Input{Root: root, Project: project, ToolVersion: Version, Components: res.Components, Skipped: res.Errors, Created: now.UTC()}
+	in := report.Input{Root: root, Project: project, ToolVersion: Version, Components: res.Components, Skipped: res.Errors, Created: now.UTC(),
+		Projects: res.Projects, FailOn: o.failOn}
 	if in.Host, err = c.hostname(); err != nil {
 		in.Host = ""
 	}
@@ -330,16 +359,8 @@ func ciLoadOffline(ctx context.Context, file string, now time.Time) (*ciIntel, e
 }
 
 // match matches purls in order, as the service's gate does.
-func (ci *ciIntel) match(purls []string) []report.Result {
-	out := make([]report.Result, 0, len(purls))
-	for _, r := range ci.idx.MatchBatch(purls) {
-		res := report.Result{Purl: r.Purl, Matches: r.Matches, EOL: r.EOL, Undecided: r.Undecided}
-		if r.Err != nil {
-			res.Error = "cannot parse the purl: " + r.Err.Error()
-		}
-		out = append(out, res)
-	}
-	return out
+func (ci *ciIntel) match(purls []string) []sentinel.MatchResult {
+	return ci.idx.MatchBatch(purls)
 }
 
 // ciWrite writes the chosen format to -o FILE or stdout, and the table to
@@ -391,56 +412,18 @@ func sarifPrefix(root string) string {
 	return filepath.ToSlash(rel)
 }
 
-// ciGateRequest and ciGateResponse are POST /v1/sca/gate's body and answer
-// (intelsvc.GateRequest, GateResponse), restated so that the agent does not
-// link the service.
-type ciGateRequest struct {
-	Purls   []string `json:"purls"`
-	Project string   `json:"project,omitempty"`
-}
-
-type ciGateResponse struct {
-	Verdict  string          `json:"verdict"`
-	ExitCode int             `json:"exit_code"`
-	Results  []report.Result `json:"results"`
-}
-
-// ciAPIError is an error answer of the service.
-type ciAPIError struct {
-	Status     int
-	Code       string // the body's "error"
-	Message    string
-	Scope      string // required_scope
-	RetryAfter time.Duration
-}
-
-func (e *ciAPIError) Error() string {
-	s := fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
-	if e.Code != "" {
-		s += " " + e.Code
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
-}
-
-// rateLimited: 429 rate_limited, or a 429 without a known code (an edge
-// network's answer); not scan_capacity.
-func (e *ciAPIError) rateLimited() bool {
-	return e.Status == http.StatusTooManyRequests && e.Code != "scan_capacity"
-}
-
 // ciGate sends the purls to the service's gate, in batches, and returns the
 // results in order. Errors carry the gate's exit codes.
-func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project string, purls []string) ([]report.Result, error) {
-	client := &http.Client{Timeout: 5 * time.Minute} // the service may wait 60 s for a scan slot
-	defer client.CloseIdleConnections()
-	u := base.JoinPath("/v1/sca/gate").String()
-	var out []report.Result
+func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project string, purls []string) ([]sentinel.MatchResult, error) {
+	// The service may wait 60 s for a scan slot before it answers.
+	cl := c.apiClient(base, apiKey, client.Options{Timeout: 5 * time.Minute})
+	defer cl.Close()
+	var out []sentinel.MatchResult
 	for start := 0; start == 0 || start < len(purls); start += ciBatch {
 		batch := append([]string{}, purls[start:min(start+ciBatch, len(purls))]...) // never null in JSON
-		resp, err := c.ciPost(ctx, client, u, apiKey, ciGateRequest{Purls: batch, Project: project})
+		var resp sentinel.GateResponse
+		err := cl.Do(ctx, client.Request{Method: "POST", Path: "/v1/sca/gate", JSON: sentinel.GateRequest{Purls: batch, Project: project},
+			Want: http.StatusOK, MaxAnswer: 1 << 30}, &resp)
 		if err != nil {
 			return nil, ciExplain(ctx, err, base.String())
 		}
@@ -448,65 +431,14 @@ func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project str
 			return nil, fmt.Errorf("the service answered %d results for %d components: cannot decide; report this to the operator", len(resp.Results), len(batch))
 		}
 		out = append(out, resp.Results...)
+		if start == 0 && resp.Intel != nil && resp.Intel.Stale {
+			// Still a verdict, but one on old data: say so where the
+			// build log shows it.
+			fmt.Fprintf(c.Stderr, "sentinel: warning: the service's advisory data was last synced %s ago; recent advisories may be missing (ask the operator to check GET /v1/sca/intel/status)\n",
+				(time.Duration(resp.Intel.AgeSeconds) * time.Second).Round(time.Hour))
+		}
 	}
 	return out, nil
-}
-
-// ciPost posts one batch, retrying rate limits with the specification's
-// policy (Limits, rule 5).
-func (c *Command) ciPost(ctx context.Context, client *http.Client, u, apiKey string, body ciGateRequest) (*ciGateResponse, error) {
-	data, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
-	}
-	return withRetry(ctx, c, func() (*ciGateResponse, bool, time.Duration, error) {
-		resp, err := c.ciPostOnce(ctx, client, u, apiKey, data)
-		var ae *ciAPIError
-		if errors.As(err, &ae) && ae.rateLimited() {
-			return resp, true, ae.RetryAfter, err
-		}
-		return resp, false, 0, err
-	})
-}
-
-func (c *Command) ciPostOnce(ctx context.Context, client *http.Client, u, apiKey string, data []byte) (*ciGateResponse, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "ApiKey "+apiKey)
-	req.Header.Set("User-Agent", "sentinel/"+Version)
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, ciReadError(resp)
-	}
-	var out ciGateResponse
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<30)).Decode(&out); err != nil {
-		return nil, fmt.Errorf("read the service's answer: %w", err)
-	}
-	return &out, nil
-}
-
-func ciReadError(resp *http.Response) error {
-	e := &ciAPIError{Status: resp.StatusCode}
-	var body struct {
-		Error         string `json:"error"`
-		Message       string `json:"message"`
-		RequiredScope string `json:"required_scope"`
-	}
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if json.Unmarshal(data, &body) == nil {
-		e.Code, e.Message, e.Scope = body.Error, body.Message, body.RequiredScope
-	}
-	if s, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get("Retry-After"))); err == nil && s > 0 {
-		e.RetryAfter = time.Duration(s) * time.Second
-	}
-	return e
 }
 
 // ciExplain turns a failed gate call into an error with the gate's exit
@@ -515,34 +447,34 @@ func ciExplain(ctx context.Context, err error, server string) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("the gate was interrupted: %w", ctx.Err())
 	}
-	var ae *ciAPIError
+	var ae *client.Error
 	if !errors.As(err, &ae) {
-		if strings.HasPrefix(err.Error(), "read the service's answer") {
+		if errors.Is(err, client.ErrBadAnswer) {
 			return fmt.Errorf("%w: cannot decide; retry, or report this to the operator", err)
 		}
 		return &exitError{ExitCIUnavailable, fmt.Errorf("cannot reach the service at %s: %w; check --server / SENTINEL_SERVER and the network, retry, or gate offline with --offline-db FILE", server, err)}
 	}
 	switch {
-	case ae.Status == http.StatusTooManyRequests && ae.Code == "scan_capacity":
+	case ae.Status == http.StatusTooManyRequests && ae.Code == wire.CodeScanCapacity:
 		after := ""
 		if ae.RetryAfter > 0 {
 			after = fmt.Sprintf(" (the service suggests %s)", ae.RetryAfter)
 		}
 		return &exitError{ExitCICapacity, fmt.Errorf("scan_capacity (exit %d): the organization's concurrent scans stayed busy and no slot opened in time; retry the job later%s", ExitCICapacity, after)}
-	case ae.Status == http.StatusForbidden && ae.Code == "metered":
+	case ae.Status == http.StatusForbidden && ae.Code == wire.CodeMetered:
 		return &exitError{ExitCIMetered, fmt.Errorf("metered (exit %d): the organization's monthly scans meter is exhausted; ask an administrator to raise the limit, or wait for next month", ExitCIMetered)}
-	case ae.rateLimited():
-		return &exitError{ExitCIUnavailable, fmt.Errorf("the service is still rate limiting this API key after %d attempts (%v); retry the job later", retryAttempts, ae)}
+	case ae.RateLimited():
+		return &exitError{ExitCIUnavailable, fmt.Errorf("the service is still rate limiting this API key after %d attempts (%s); retry the job later", client.Attempts, ae.StatusLine())}
 	case ae.Status == http.StatusUnauthorized:
-		return fmt.Errorf("the service refused the API key (%v): check --api-key / SENTINEL_API_KEY; the key may be revoked, mistyped or from another deployment", ae)
+		return fmt.Errorf("the service refused the API key (%s): check --api-key / SENTINEL_API_KEY; the key may be revoked, mistyped or from another deployment", ae.StatusLine())
 	case ae.Status == http.StatusForbidden:
 		scope := ae.Scope
 		if scope == "" {
 			scope = "sca:read"
 		}
-		return fmt.Errorf("the API key may not use the gate (%v): create a key with the %s scope", ae, scope)
+		return fmt.Errorf("the API key may not use the gate (%s): create a key with the %s scope", ae.StatusLine(), scope)
 	case ae.Status >= 500:
-		return &exitError{ExitCIUnavailable, fmt.Errorf("the service at %s is unavailable (%v); retry, or gate offline with --offline-db FILE", server, ae)}
+		return &exitError{ExitCIUnavailable, fmt.Errorf("the service at %s is unavailable (%s); retry, or gate offline with --offline-db FILE", server, ae.StatusLine())}
 	}
-	return fmt.Errorf("the service refused the gate request (%v)", ae)
+	return fmt.Errorf("the service refused the gate request (%s)", ae.StatusLine())
 }

@@ -104,7 +104,7 @@ func ciService(t *testing.T) map[string]string {
 	ctx := context.Background()
 	s := servertest.Start(t)
 	servertest.SyncIntel(t, s)
-	s.API.Cap.Wait = 300 * time.Millisecond
+	s.Cap.Wait = 300 * time.Millisecond
 
 	key := func(org string, scopes ...string) (*sentinel.APIKey, string) {
 		k, full, err := server.CreateKey(ctx, s.DB, org, "ci-test", scopes)
@@ -143,8 +143,8 @@ func ciService(t *testing.T) map[string]string {
 	env["KEY_REVOKED"] = full
 
 	// Every slot of "busy" is held for the whole test.
-	for i := 0; i < s.API.Cap.Max; i++ {
-		slot, err := s.API.Cap.Acquire(ctx, orgs["busy"].ID)
+	for i := 0; i < s.Cap.Max; i++ {
+		slot, err := s.Cap.Acquire(ctx, orgs["busy"].ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,15 +1,14 @@
 package agent
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/agent/client"
 )
 
 // enrichMatches finds the advisories of purls for `sentinel sbom --enrich`:
@@ -39,34 +38,13 @@ func (c *Command) enrichMatches(ctx context.Context, o *common, offlineDB string
 	if err != nil || (base.Scheme != "http" && base.Scheme != "https") {
 		return nil, usageErr("--server %q is not an http(s) URL", o.server)
 	}
-	client := &http.Client{Timeout: 2 * time.Minute}
-	defer client.CloseIdleConnections()
+	cl := c.apiClient(base, o.apiKey, client.Options{Timeout: 2 * time.Minute})
+	defer cl.Close()
 	for start := 0; start == 0 || start < len(purls); start += ciBatch {
 		batch := append([]string{}, purls[start:min(start+ciBatch, len(purls))]...)
-		body, _ := json.Marshal(map[string][]string{"purls": batch})
-		req, err := http.NewRequestWithContext(ctx, "POST", base.JoinPath("/v1/sca/match").String(), bytes.NewReader(body))
-		if err != nil {
-			return nil, err
-		}
-		req.Header.Set("Authorization", "ApiKey "+o.apiKey)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
-		}
-		if resp.StatusCode != http.StatusOK {
-			err := ciReadError(resp)
-			resp.Body.Close()
-			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
-		}
-		var mr struct {
-			Results []struct {
-				Purl    string                   `json:"purl"`
-				Matches []sentinel.AdvisoryMatch `json:"matches"`
-			} `json:"results"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&mr)
-		resp.Body.Close()
+		var mr sentinel.MatchResponse
+		err := cl.Do(ctx, client.Request{Method: "POST", Path: "/v1/sca/match", JSON: sentinel.MatchRequest{Purls: batch},
+			Want: http.StatusOK, MaxAnswer: 1 << 30}, &mr)
 		if err != nil {
 			return nil, fmt.Errorf("match API at %s: %w", o.server, err)
 		}

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -11,19 +10,17 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/hex"
-	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/sentinel-sca/sentinel/internal/agentapi/wire"
+	"github.com/sentinel-sca/sentinel/internal/agent/client"
+	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 )
 
 func (c *Command) enroll(ctx context.Context, args []string) error {
@@ -43,14 +40,15 @@ func (c *Command) enroll(ctx context.Context, args []string) error {
 	if *token == "" {
 		*token = c.getenv("SENTINEL_ENROLL_TOKEN")
 	}
-	// enroll talks to the agent listener only: --agent-server when given,
-	// else --server (the brief form: sentinel enroll --server URL --token T).
+	// enroll talks to the agent listener only, named by --agent-server
+	// (SENTINEL_AGENT_SERVER); --server is the API URL everywhere, which
+	// enrollment saves for later commands.
 	server := o.agentServer
-	if server == "" {
-		server = o.server
+	if *token == "" {
+		return usageErr("--token is required: the one-time enrollment token an administrator created (sentineld admin create-enrollment-token, or POST /v1/agent/enrollment-tokens)")
 	}
-	if server == "" || *token == "" {
-		return usageErr("--server (the agent listener, e.g. https://127.0.0.1:8443) and --token are required")
+	if server == "" {
+		return usageErr("--agent-server is required: the agent listener's URL, e.g. https://sentinel.example.com:8443 (env SENTINEL_AGENT_SERVER); --server is the API URL")
 	}
 	tok, err := wire.ParseEnrollmentToken(*token)
 	if err != nil {
@@ -78,21 +76,19 @@ func (c *Command) enroll(ctx context.Context, args []string) error {
 	// handshake must present a CA with that fingerprint and a leaf that
 	// verifies against it for the host dialled.
 	hostname := base.Hostname()
-	pinned := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{
-			MinVersion: tls.VersionTLS12,
-			NextProtos: []string{wire.EnrollProto, "http/1.1"},
-			// Verification is not skipped: it is VerifyConnection's, against
-			// the pinned CA instead of the system roots.
-			InsecureSkipVerify: true,
-			VerifyConnection:   func(cs tls.ConnectionState) error { return verifyPinned(cs, tok.CAFingerprint, hostname) },
-		},
-	}}
-	defer pinned.CloseIdleConnections()
+	pinned := c.apiClient(base, "", client.Options{TLS: &tls.Config{
+		MinVersion: tls.VersionTLS12,
+		NextProtos: []string{wire.EnrollProto, "http/1.1"},
+		// Verification is not skipped: it is VerifyConnection's, against
+		// the pinned CA instead of the system roots.
+		InsecureSkipVerify: true,
+		VerifyConnection:   func(cs tls.ConnectionState) error { return verifyPinned(cs, tok.CAFingerprint, hostname) },
+	}})
+	defer pinned.Close()
 
 	// 2. Fetch the CA and check its fingerprint against the token.
 	var car wire.CAResponse
-	if err := doJSON(ctx, pinned, "GET", base.JoinPath(wire.PathCA).String(), nil, &car); err != nil {
+	if err := pinned.Do(ctx, client.Request{Method: "GET", Path: wire.PathCA}, &car); err != nil {
 		return fmt.Errorf("fetch the agent server CA: %w", err)
 	}
 	block, _ := pem.Decode([]byte(car.Certificate))
@@ -125,14 +121,12 @@ func (c *Command) enroll(ctx context.Context, args []string) error {
 
 	// 4. Redeem the token, now over ordinary verification with the CA as
 	// the only root.
-	client := &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots, NextProtos: []string{wire.EnrollProto, "http/1.1"}},
-	}}
-	defer client.CloseIdleConnections()
+	cl := c.apiClient(base, "", client.Options{TLS: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots, NextProtos: []string{wire.EnrollProto, "http/1.1"}}})
+	defer cl.Close()
 	req := wire.EnrollRequest{Token: strings.TrimSpace(*token),
 		CSR: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csrDER}))}
 	var resp wire.EnrollResponse
-	if err := doJSON(ctx, client, "POST", base.JoinPath(wire.PathEnroll).String(), req, &resp); err != nil {
+	if err := cl.Do(ctx, client.Request{Method: "POST", Path: wire.PathEnroll, JSON: req}, &resp); err != nil {
 		return fmt.Errorf("enroll: %w", err)
 	}
 
@@ -187,66 +181,4 @@ func agentURL(s string) (*url.URL, error) {
 	}
 	u.Path, u.RawQuery, u.Fragment = strings.TrimRight(u.Path, "/"), "", ""
 	return u, nil
-}
-
-// apiError is an error answer from the service.
-type apiError struct {
-	Status     int
-	Code       string
-	Message    string
-	RetryAfter time.Duration
-}
-
-func (e *apiError) Error() string {
-	if e.Message == "" {
-		return fmt.Sprintf("the service answered %d %s", e.Status, http.StatusText(e.Status))
-	}
-	return fmt.Sprintf("%s (%s, HTTP %d)", e.Message, e.Code, e.Status)
-}
-
-// readAPIError builds an apiError from a non-2xx response.
-func readAPIError(resp *http.Response) error {
-	var body wire.ErrorBody
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	_ = json.Unmarshal(b, &body)
-	e := &apiError{Status: resp.StatusCode, Code: body.Error, Message: body.Message}
-	if v := resp.Header.Get("Retry-After"); v != "" {
-		var secs int
-		if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && secs > 0 {
-			e.RetryAfter = time.Duration(secs) * time.Second
-		}
-	}
-	return e
-}
-
-// doJSON sends a JSON request (in may be nil) and decodes a 2xx answer.
-func doJSON(ctx context.Context, client *http.Client, method, u string, in, out any) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, body)
-	if err != nil {
-		return err
-	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("User-Agent", "sentinel/"+Version)
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return readAPIError(resp)
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(out); err != nil {
-		return fmt.Errorf("read the answer: %w", err)
-	}
-	return nil
 }

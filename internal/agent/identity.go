@@ -64,7 +64,7 @@ func (c *Command) loadIdentity() (*identity, error) {
 	id := &identity{dir: dir}
 	b, err := os.ReadFile(filepath.Join(dir, configFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("this host is not enrolled (no %s): run sentinel enroll --server https://HOST:8443 --token TOKEN", filepath.Join(dir, configFile))
+		return nil, fmt.Errorf("this host is not enrolled (no %s): run sentinel enroll --agent-server https://HOST:8443 --token TOKEN", filepath.Join(dir, configFile))
 	}
 	if err != nil {
 		return nil, err

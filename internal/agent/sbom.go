@@ -20,12 +20,13 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "with --submit, print the service's answer as JSON")
 	enrich := fs.Bool("enrich", false, "add vulnerabilities (OSV id, aliases, ratings, CWEs, fixed versions, known-exploited flag) from the match API or --offline-db")
 	offlineDB := fs.String("offline-db", "", "with --enrich: an intel snapshot (sentineld intel export) instead of the match API")
+	sf := c.addScanFlags(fs, "from", "read the components from this CycloneDX or SPDX JSON SBOM (another tool's) instead of walking DIR; with --enrich, the SBOM gains vulnerabilities")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) > 1 {
-		return usageErr("usage: sentinel sbom [--output FILE] [--submit] [DIR]")
+		return usageErr("usage: sentinel sbom [--output FILE] [--submit] [--exclude GLOB]... [--from SBOM] [DIR]")
 	}
 	o.env(c)
 	root := "."
@@ -49,15 +50,15 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 	if *submit && o.apiKey == "" {
 		return usageErr("--submit needs an API key with the sca:submit scope: --api-key or SENTINEL_API_KEY")
 	}
-	res, err := sbom.Extract(ctx, root, sbom.Options{Progress: c.stderr()})
+	if sf.from != "" && len(pos) == 1 {
+		return usageErr("--from reads an SBOM instead of a directory: give one or the other")
+	}
+	res, err := c.scan(ctx, root, sf)
 	if err != nil {
 		return err
 	}
-	for _, fe := range res.Errors {
-		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
-	}
 	abs, _ := filepath.Abs(root)
-	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs)})
+	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs), Projects: res.Projects})
 	if *enrich {
 		purls := make([]string, 0, len(res.Components))
 		for _, comp := range res.Components {

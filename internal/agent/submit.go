@@ -3,7 +3,6 @@ package agent
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +13,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/sentinel-sca/sentinel/internal/agentapi/wire"
+	"github.com/sentinel-sca/sentinel/internal/agent/client"
+	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 )
 
 func (c *Command) submitCmd(ctx context.Context, args []string) error {
@@ -81,67 +81,40 @@ func (c *Command) submit(ctx context.Context, o *common, host, file string, body
 	if err != nil {
 		return nil, err
 	}
-	u := base.JoinPath(wire.PathSubmit)
+	req := client.Request{Method: "POST", Path: wire.PathSubmit, ContentType: "application/vnd.cyclonedx+json", Want: http.StatusCreated,
+		Body: func() (io.ReadCloser, int64, error) { return openSBOM(file, body) }}
 	if host != "" {
-		u.RawQuery = url.Values{"host": {host}}.Encode()
+		req.Query = url.Values{"host": {host}}
 	}
-	client := &http.Client{Timeout: 15 * time.Minute, Transport: &http.Transport{
-		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: id.serverCA, Certificates: []tls.Certificate{id.cert}},
-	}}
-	defer client.CloseIdleConnections()
-	resp, err := withRetry(ctx, c, func() (*wire.SubmitResponse, bool, time.Duration, error) {
-		resp, err := c.postSBOM(ctx, client, u.String(), o.apiKey, file, body)
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Status == http.StatusTooManyRequests {
-			return resp, true, ae.RetryAfter, err
+	cl := c.apiClient(base, o.apiKey, client.Options{Timeout: 15 * time.Minute, TLS: client.MutualTLS(id.serverCA, id.cert)})
+	defer cl.Close()
+	var resp wire.SubmitResponse
+	if err := cl.Do(ctx, req, &resp); err != nil {
+		var ae *client.Error
+		if !errors.As(err, &ae) {
+			err = explainTLS(err)
 		}
-		return resp, false, 0, err
-	})
-	var ae *apiError
-	if err != nil && !errors.As(err, &ae) {
-		err = explainTLS(err)
+		return nil, err
 	}
-	return resp, err
+	return &resp, nil
 }
 
-func (c *Command) postSBOM(ctx context.Context, client *http.Client, u, apiKey, file string, body []byte) (*wire.SubmitResponse, error) {
-	var rd io.Reader
-	var size int64
-	if file != "" {
-		f, err := os.Open(file)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		rd, size = f, st.Size()
-	} else {
-		rd, size = bytes.NewReader(body), int64(len(body))
+// openSBOM opens the SBOM to submit, once per attempt: the file, or body
+// when file is "".
+func openSBOM(file string, body []byte) (io.ReadCloser, int64, error) {
+	if file == "" {
+		return io.NopCloser(bytes.NewReader(body)), int64(len(body)), nil
 	}
-	req, err := http.NewRequestWithContext(ctx, "POST", u, rd)
+	f, err := os.Open(file)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	req.ContentLength = size
-	req.Header.Set("Content-Type", "application/vnd.cyclonedx+json")
-	req.Header.Set("Authorization", "ApiKey "+apiKey)
-	req.Header.Set("User-Agent", "sentinel/"+Version)
-	resp, err := client.Do(req)
+	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, 0, err
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		return nil, readAPIError(resp)
-	}
-	var out wire.SubmitResponse
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&out); err != nil {
-		return nil, fmt.Errorf("read the answer: %w", err)
-	}
-	return &out, nil
+	return f, st.Size(), nil
 }
 
 // explainTLS adds the likely cause to a handshake refusal: the listener

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 )
 
 // verifyCmd checks an Evidence Bundle offline, with no cosign installed:
@@ -31,17 +31,17 @@ func (c *Command) verifyCmd(ctx context.Context, args []string) error {
 	if len(pos) != 1 {
 		return usageErr("name one bundle zip: sentinel verify BUNDLE.zip")
 	}
-	opts := evidence.VerifyOptions{IdentityRegexp: *identity, Issuer: *issuer}
+	opts := verify.Options{IdentityRegexp: *identity, Issuer: *issuer}
 	if *rootFile != "" {
 		b, err := os.ReadFile(*rootFile)
 		if err != nil {
 			return fmt.Errorf("read --root: %w", err)
 		}
-		if opts.Roots, err = evidence.ParseRoots(b); err != nil {
+		if opts.Roots, err = verify.ParseRoots(b); err != nil {
 			return usageErr("--root %s: %v", *rootFile, err)
 		}
 	}
-	rep, err := evidence.VerifyBundleFile(ctx, pos[0], opts)
+	rep, err := verify.File(ctx, pos[0], opts)
 	if err != nil {
 		return fmt.Errorf("cannot read %s as an Evidence Bundle: %w", pos[0], err)
 	}

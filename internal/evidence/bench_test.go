@@ -15,7 +15,6 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // genSource generates a large organization on the fly, so the benchmark
@@ -24,7 +23,7 @@ type genSource struct {
 	submissions, components, perSubmission, findings, audit int
 }
 
-func (g *genSource) EvidenceSubmissions(ctx context.Context, orgID string, since, until time.Time, fn func(*store.EvidenceSubmission) error) error {
+func (g *genSource) EvidenceSubmissions(ctx context.Context, orgID string, since, until time.Time, fn func(*sentinel.EvidenceSubmission) error) error {
 	buf := make([]byte, 0, 256<<10)
 	for i := 0; i < g.submissions; i++ {
 		buf = buf[:0]
@@ -37,7 +36,7 @@ func (g *genSource) EvidenceSubmissions(ctx context.Context, orgID string, since
 			buf = fmt.Appendf(buf, `{"type":"library","name":"pkg-%07d","version":"1.%d.0","purl":"pkg:npm/pkg-%07d@1.%d.0"}`, n, n%7, n, n%7)
 		}
 		buf = append(buf, "]}\n"...)
-		s := store.EvidenceSubmission{ID: fmt.Sprintf("sub_%016d", i), Host: "host-" + strconv.Itoa(i%200), Original: buf}
+		s := sentinel.EvidenceSubmission{ID: fmt.Sprintf("sub_%016d", i), Host: "host-" + strconv.Itoa(i%200), Original: buf}
 		if err := fn(&s); err != nil {
 			return err
 		}
@@ -45,11 +44,11 @@ func (g *genSource) EvidenceSubmissions(ctx context.Context, orgID string, since
 	return nil
 }
 
-func (g *genSource) EvidenceComponents(ctx context.Context, orgID string, fn func(*store.EvidenceComponent) error) error {
-	var c store.EvidenceComponent
+func (g *genSource) EvidenceComponents(ctx context.Context, orgID string, fn func(*sentinel.EvidenceComponent) error) error {
+	var c sentinel.EvidenceComponent
 	for i := 0; i < g.components; i++ {
 		p := fmt.Sprintf("pkg:npm/pkg-%07d@1.%d.0", i, i%7)
-		c = store.EvidenceComponent{Purl: p, Name: fmt.Sprintf("pkg-%07d", i), Version: fmt.Sprintf("1.%d.0", i%7),
+		c = sentinel.EvidenceComponent{Purl: p, Name: fmt.Sprintf("pkg-%07d", i), Version: fmt.Sprintf("1.%d.0", i%7),
 			Ecosystem: "npm", Asset: "host-" + strconv.Itoa(i%200)}
 		if i+2 < g.components {
 			c.DependsOn = []string{fmt.Sprintf("pkg:npm/pkg-%07d@1.%d.0", i+1, (i+1)%7), fmt.Sprintf("pkg:npm/pkg-%07d@1.%d.0", i+2, (i+2)%7)}
@@ -61,9 +60,9 @@ func (g *genSource) EvidenceComponents(ctx context.Context, orgID string, fn fun
 	return nil
 }
 
-func (g *genSource) EvidenceChanges(ctx context.Context, orgID string, since, until time.Time, fn func(*store.EvidenceChange) error) error {
+func (g *genSource) EvidenceChanges(ctx context.Context, orgID string, since, until time.Time, fn func(*sentinel.EvidenceChange) error) error {
 	for i := 0; i < g.findings; i++ {
-		c := store.EvidenceChange{At: created, Change: "changed", Purl: fmt.Sprintf("pkg:npm/pkg-%07d@1.1.0", i), Name: fmt.Sprintf("pkg-%07d", i),
+		c := sentinel.EvidenceChange{At: created, Change: "changed", Purl: fmt.Sprintf("pkg:npm/pkg-%07d@1.1.0", i), Name: fmt.Sprintf("pkg-%07d", i),
 			FromVersion: "1.0.0", ToVersion: "1.1.0", Asset: "host-1", SubmissionID: "sub_0000000000000001"}
 		if err := fn(&c); err != nil {
 			return err
@@ -72,10 +71,10 @@ func (g *genSource) EvidenceChanges(ctx context.Context, orgID string, since, un
 	return nil
 }
 
-func (g *genSource) EvidenceFindings(ctx context.Context, orgID string, statuses []string, fn func(*store.EvidenceFinding) error) error {
+func (g *genSource) EvidenceFindings(ctx context.Context, orgID string, statuses []string, fn func(*sentinel.EvidenceFinding) error) error {
 	bands := []string{"critical", "high", "medium", "low"}
 	for i := 0; i < g.findings; i++ {
-		f := store.EvidenceFinding{ID: fmt.Sprintf("fnd_%016d", i), Status: "open", Category: "vulnerable_component",
+		f := sentinel.EvidenceFinding{ID: fmt.Sprintf("fnd_%016d", i), Status: "open", Category: "vulnerable_component",
 			AdvisoryID: fmt.Sprintf("GHSA-%04d", i), Purl: fmt.Sprintf("pkg:npm/pkg-%07d@1.1.0", i), Component: fmt.Sprintf("pkg-%07d", i),
 			Version: "1.1.0", Asset: "host-1", Severity: bands[i%4], RiskScore: 90 - i%90, KEV: i%50 == 0, CWE: "CWE-1395", CreatedAt: created}
 		if err := fn(&f); err != nil {
@@ -111,7 +110,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 // BenchmarkBuildLarge builds a bundle of 1,000 submissions (1,000
 // components each) and an inventory of 1,000,000 components, and reports
 // the peak Go heap (sampled every 10 ms) and the process's peak RSS.
-// DESIGN.md's goal: at most 30 s and 256 MiB.
+// docs/design.md's goal: at most 30 s and 256 MiB.
 //
 //	go test ./internal/evidence -run XXX -bench BenchmarkBuildLarge -benchtime 1x
 func BenchmarkBuildLarge(b *testing.B) {

@@ -17,25 +17,24 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 	"github.com/sentinel-sca/sentinel/internal/signing"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Scopes are the values of a bundle's include list, in the order the
 // bundle lays them out (specification, Evidence Bundle).
 var Scopes = []string{"sbom", "drift", "findings", "audit", "compliance"}
 
-// Artifact names inside the zip.
+// Artifact names inside the zip. Those of the files every bundle holds
+// beside its artifacts (verify.FileVerification, verify.FileChain,
+// verify.FileTSAChain) are package verify's, which reads them.
 const (
-	FileVerification = "verification.txt"
 	FileCover        = "cover.pdf"
 	FileConsolidated = "sbom/consolidated.cdx.json"
 	FileDrift        = "drift.csv"
 	FileFindings     = "findings.csv"
 	FileAudit        = "audit.csv"
 	FileCompliance   = "compliance.csv"
-	FileChain        = "chain.pem"
-	FileTSAChain     = "tsa-chain.pem"
 	submissionsDir   = "sbom/submissions/"
 )
 
@@ -86,7 +85,7 @@ func Identity(publicURL, orgSlug string) string {
 // Result describes a built bundle.
 type Result struct {
 	// Artifacts lists every signed file, in the order written.
-	Artifacts   []store.BundleArtifact
+	Artifacts   []sentinel.BundleArtifact
 	Submissions int
 	Components  int
 	Severity    SeverityCounts
@@ -194,14 +193,14 @@ func (b *builder) write(src Source) error {
 	// stored in the same millisecond as the bundle belongs to it. The
 	// sources take half-open ranges at the store's millisecond precision.
 	since, until := o.WindowStart, o.WindowEnd.Add(time.Millisecond)
-	if err := b.plain(FileChain, o.CA.ChainPEM()); err != nil {
+	if err := b.plain(verify.FileChain, o.CA.ChainPEM()); err != nil {
 		return err
 	}
-	if err := b.plain(FileTSAChain, o.CA.TSAChainPEM()); err != nil {
+	if err := b.plain(verify.FileTSAChain, o.CA.TSAChainPEM()); err != nil {
 		return err
 	}
 	if b.has("sbom") {
-		err := src.EvidenceSubmissions(ctx, o.Org.ID, since, until, func(s *store.EvidenceSubmission) error {
+		err := src.EvidenceSubmissions(ctx, o.Org.ID, since, until, func(s *sentinel.EvidenceSubmission) error {
 			if !sentinel.HasPrefix(s.ID, sentinel.PrefixSubmission) {
 				return fmt.Errorf("submission id %q is not a sub_ id", s.ID)
 			}
@@ -266,7 +265,7 @@ func (b *builder) write(src Source) error {
 	if err := b.writeVerification(&vt); err != nil {
 		return err
 	}
-	return b.artifact(FileVerification, func(w io.Writer) error {
+	return b.artifact(verify.FileVerification, func(w io.Writer) error {
 		_, err := w.Write(vt.Bytes())
 		return err
 	})
@@ -317,7 +316,7 @@ func (b *builder) artifact(name string, produce func(w io.Writer) error) error {
 		}
 	}
 	b.entries = append(b.entries, entry{files: f, sig: sig})
-	b.res.Artifacts = append(b.res.Artifacts, store.BundleArtifact{Name: name, SHA256: hex.EncodeToString(sig.SHA256[:]), Size: sig.Size})
+	b.res.Artifacts = append(b.res.Artifacts, sentinel.BundleArtifact{Name: name, SHA256: hex.EncodeToString(sig.SHA256[:]), Size: sig.Size})
 	return nil
 }
 
@@ -354,7 +353,7 @@ func (b *builder) writeVerification(w io.Writer) error {
 	p("  discarded once the bundle was signed.")
 	p("Signing chain (every artifact): leaf (.pem) -> %s -> %s", certCN(o.CA.Intermediate()), certCN(root))
 	p("  chain.pem holds the intermediate, then the root.")
-	p("Root certificate SHA-256 fingerprint: %s", CertFingerprint(root))
+	p("Root certificate SHA-256 fingerprint: %s", verify.CertFingerprint(root))
 	p("  Compare it with the fingerprint the sender gives you through another channel, or pin the root")
 	p("  with `sentinel verify --root root.pem`: chain.pem alone proves only that the files agree.")
 	p("Timestamps: each signature is timestamped (RFC 3161, over the raw signature bytes) by %s,", certCN(o.CA.TSACertificate()))
@@ -388,8 +387,8 @@ func (b *builder) writeVerification(w io.Writer) error {
 			return err
 		}
 	}
-	self := signing.DefaultFiles(FileVerification)
-	p("Artifact: %s (this file; its digest cannot be written inside it)", FileVerification)
+	self := signing.DefaultFiles(verify.FileVerification)
+	p("Artifact: %s (this file; its digest cannot be written inside it)", verify.FileVerification)
 	p("  Verify offline:")
 	p("    %s", signing.CosignCommand(self, signing.IdentityRegexp(o.Identity), o.Issuer))
 	return nil
@@ -400,11 +399,6 @@ func certCN(c *x509.Certificate) string {
 		return c.Subject.CommonName
 	}
 	return c.Subject.String()
-}
-
-// CertFingerprint returns the hex SHA-256 of a certificate's DER.
-func CertFingerprint(c *x509.Certificate) string {
-	return fmt.Sprintf("%x", sha256Sum(c.Raw))
 }
 
 // oneLine makes free text safe for a line of verification.txt: control

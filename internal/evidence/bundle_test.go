@@ -17,8 +17,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 	"github.com/sentinel-sca/sentinel/internal/signing"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
 // artifactNames are the signed files of testSource's bundle.
@@ -73,7 +75,7 @@ func TestBuildLayout(t *testing.T) {
 		"Key fingerprint (SHA-256 of SubjectPublicKeyInfo): " + res.Fingerprint,
 		"Signing identity: " + testIdentity,
 		"OIDC issuer: " + testIssuer,
-		"Root certificate SHA-256 fingerprint: " + evidence.CertFingerprint(ca.Root()),
+		"Root certificate SHA-256 fingerprint: " + verify.CertFingerprint(ca.Root()),
 		"production: identity " + testIdentity + ", issuer " + testIssuer,
 		"staging: identity https://staging.sentinel.example/orgs/acme/evidence, issuer https://staging.sentinel.example",
 		"sbom/consolidated.cdx.json is deterministic",
@@ -201,7 +203,7 @@ func TestNormalizeScope(t *testing.T) {
 type tamperCase struct {
 	name     string
 	edit     func(map[string][]byte)
-	opts     evidence.VerifyOptions
+	opts     verify.Options
 	artifact string
 	check    string
 }
@@ -214,10 +216,10 @@ func tamperCases(t *testing.T) []tamperCase {
 	}
 	other := MustCA(t, created.Add(-time.Hour))
 	return append(cs,
-		tamperCase{name: "wrong_identity", opts: evidence.VerifyOptions{IdentityRegexp: signing.IdentityRegexp("https://sentinel.example/orgs/other/evidence")},
+		tamperCase{name: "wrong_identity", opts: verify.Options{IdentityRegexp: signing.IdentityRegexp("https://sentinel.example/orgs/other/evidence")},
 			artifact: "verification.txt", check: "identity"},
-		tamperCase{name: "wrong_issuer", opts: evidence.VerifyOptions{Issuer: "https://accounts.example"}, artifact: "verification.txt", check: "issuer"},
-		tamperCase{name: "pinned_other_root", opts: evidence.VerifyOptions{Roots: []*x509Certificate{other.Root()}}, artifact: "verification.txt", check: "chain"},
+		tamperCase{name: "wrong_issuer", opts: verify.Options{Issuer: "https://accounts.example"}, artifact: "verification.txt", check: "issuer"},
+		tamperCase{name: "pinned_other_root", opts: verify.Options{Roots: []*x509Certificate{other.Root()}}, artifact: "verification.txt", check: "chain"},
 		tamperCase{name: "artifact_removed", edit: func(f map[string][]byte) {
 			for _, s := range []string{"", ".sig", ".pem", ".ts.json"} {
 				delete(f, "drift.csv"+s)
@@ -233,14 +235,14 @@ func TestVerifyBundle(t *testing.T) {
 	// Signed two hours ago: the 15-minute leaf has expired; the
 	// timestamps keep the signatures valid.
 	data, _ := MustBuild(t, ca, testSource(), time.Now().Add(-2*time.Hour))
-	rep := verifyBytes(t, data, evidence.VerifyOptions{})
+	rep := verifyBytes(t, data, verify.Options{})
 	if !rep.OK || len(rep.Artifacts) != len(artifactNames) || rep.RootPinned {
 		t.Fatalf("VerifyBundle of a good bundle:\n%s", reportText(rep))
 	}
 	if rep.Identity != signing.IdentityRegexp(testIdentity) || rep.Issuer != testIssuer || rep.BundleID != "bundle_testtesttesttest" {
 		t.Errorf("defaults from verification.txt: %q %q %q", rep.Identity, rep.Issuer, rep.BundleID)
 	}
-	if rep := verifyBytes(t, data, evidence.VerifyOptions{Roots: []*x509Certificate{ca.Root()}}); !rep.OK || !rep.RootPinned {
+	if rep := verifyBytes(t, data, verify.Options{Roots: []*x509Certificate{ca.Root()}}); !rep.OK || !rep.RootPinned {
 		t.Errorf("pinned to the right root:\n%s", reportText(rep))
 	}
 	files := zipFiles(t, data)
@@ -268,24 +270,6 @@ func TestVerifyBundle(t *testing.T) {
 	}
 }
 
-// cosignPath returns the real cosign, or skips (fails when CI=true).
-func cosignPath(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("SENTINEL_COSIGN")
-	if p == "" {
-		home, _ := os.UserHomeDir()
-		p = filepath.Join(home, ".cache", "sentinel", "bin", "cosign")
-	}
-	if _, err := os.Stat(p); err != nil {
-		msg := "cosign not found at " + p + " (set SENTINEL_COSIGN, or go install github.com/sigstore/cosign/v3/cmd/cosign@v3.1.3)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return p
-}
-
 // offlineEnv gives cosign an empty home and proxies that point nowhere:
 // any network access fails the run.
 func offlineEnv(t *testing.T, cosign string) []string {
@@ -307,14 +291,14 @@ var commandLine = regexp.MustCompile(`(?m)^    (cosign verify-blob .*)$`)
 // certificate long expired: the clock is past the certificate's expiry),
 // then on tampered copies.
 func TestCosignVerifyBundle(t *testing.T) {
-	cosign := cosignPath(t)
+	cosign := testenv.Cosign(t)
 	if testing.Short() {
 		t.Skip("runs cosign about 30 times")
 	}
 	ca := MustCA(t, created.Add(-24*time.Hour))
 	data, res := MustBuild(t, ca, testSource(), time.Now().Add(-2*time.Hour))
 	files := zipFiles(t, data)
-	leaf, _ := evidence.ParseRoots(files["cover.pdf.pem"])
+	leaf, _ := verify.ParseRoots(files["cover.pdf.pem"])
 	if !leaf[0].NotAfter.Before(time.Now()) {
 		t.Fatalf("leaf valid until %v: not expired", leaf[0].NotAfter)
 	}
@@ -383,13 +367,7 @@ func rezipFiles(files map[string][]byte, edit func(map[string][]byte)) map[strin
 }
 
 func TestBundleCoverPdftotext(t *testing.T) {
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pdftotext not found (apt-get install poppler-utils)")
-		}
-		t.Skip("pdftotext not found (apt-get install poppler-utils)")
-	}
+	pdftotext := testenv.Tool(t, "pdftotext", "apt-get install poppler-utils")
 	data, _ := MustBuild(t, MustCA(t, created.Add(-24*time.Hour)), testSource(), time.Now())
 	dir := t.TempDir()
 	path := filepath.Join(dir, "cover.pdf")

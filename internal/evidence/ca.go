@@ -6,9 +6,8 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/secret"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 	"github.com/sentinel-sca/sentinel/internal/signing"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // caAD binds the sealed CA keys to their row: the ciphertext cannot be
@@ -21,7 +20,7 @@ var caAD = []byte("sentinel signing_ca 1")
 // not kept at all: it is needed only to create the other two, and without
 // it a stolen database and master key still cannot mint a new intermediate.
 // When two replicas start at once, the first CA stored wins and both use it.
-func LoadOrCreateCA(ctx context.Context, db *store.DB, box *secret.Box, now time.Time) (*signing.CA, error) {
+func LoadOrCreateCA(ctx context.Context, db Store, box *seal.Box, now time.Time) (*signing.CA, error) {
 	certs, sealed, err := db.SigningCA(ctx)
 	if sentinel.ErrorCode(err) == sentinel.ENOTFOUND {
 		ca, cerr := signing.NewCA(now, signing.CAOptions{Organization: "Sentinel"})
@@ -32,7 +31,7 @@ func LoadOrCreateCA(ctx context.Context, db *store.DB, box *secret.Box, now time
 		if kerr != nil {
 			return nil, fmt.Errorf("create signing CA: %w", kerr)
 		}
-		if terr := db.InTx(ctx, func(tx *store.Tx) error {
+		if terr := db.Update(ctx, func(tx Tx) error {
 			_, err := tx.PutSigningCA(ctx, string(ca.CertificatesPEM()), box.Seal(keys, caAD))
 			return err
 		}); terr != nil {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Control is one control of a compliance catalog that supply-chain findings
@@ -17,7 +16,7 @@ type Control struct {
 	// compliance references of its own.
 	Basis string
 	// match reports whether a finding without references hits the control.
-	match func(f *store.EvidenceFinding) bool
+	match func(f *sentinel.EvidenceFinding) bool
 }
 
 // Catalog is a primary compliance catalog (Organization.Catalog).
@@ -26,16 +25,16 @@ type Catalog struct {
 	Controls []Control
 }
 
-func anyFinding(*store.EvidenceFinding) bool { return true }
+func anyFinding(*sentinel.EvidenceFinding) bool { return true }
 
-func endOfLife(f *store.EvidenceFinding) bool { return f.CWE == "CWE-1104" }
+func endOfLife(f *sentinel.EvidenceFinding) bool { return f.CWE == "CWE-1104" }
 
-func criticalOrHigh(f *store.EvidenceFinding) bool {
+func criticalOrHigh(f *sentinel.EvidenceFinding) bool {
 	return f.Severity == sentinel.SeverityCritical || f.Severity == sentinel.SeverityHigh
 }
 
 // Catalogs are the primary catalogs an organization can choose
-// (store.Catalogs), with the controls DESIGN.md names.
+// (store.Catalogs), with the controls docs/design.md names.
 var Catalogs = []Catalog{
 	{Name: "nist-800-53", Controls: []Control{
 		{ID: "RA-5", Title: "Vulnerability Monitoring and Scanning", Basis: "every vulnerable-component finding", match: anyFinding},
@@ -67,7 +66,7 @@ func CatalogByName(name string) Catalog {
 // ControlsFor returns the catalog's controls a finding hits: the finding's
 // own compliance references that belong to the catalog when it has any,
 // else the catalog's default rule per control.
-func (c Catalog) ControlsFor(f *store.EvidenceFinding) []string {
+func (c Catalog) ControlsFor(f *sentinel.EvidenceFinding) []string {
 	var out []string
 	if len(f.Compliance) > 0 {
 		for _, ctl := range c.Controls {

@@ -13,7 +13,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // HashingStrategy describes, for verification.txt, how the consolidated
@@ -71,7 +70,7 @@ func jsonString(b []byte, s string) []byte {
 // consolidated accumulates one purl's rows (the source sends a purl once
 // per asset, adjacent) before writing it.
 type consolidated struct {
-	cur      *store.EvidenceComponent
+	cur      *sentinel.EvidenceComponent
 	assets   []string
 	deps     []string
 	out      *bufio.Writer
@@ -104,7 +103,7 @@ func writeConsolidated(ctx context.Context, w io.Writer, src Source, org *sentin
 	// metadata, specVersion, version.
 	c.out.WriteString(`{"bomFormat":"CycloneDX","components":[`)
 	var last string
-	err = src.EvidenceComponents(ctx, org.ID, func(ec *store.EvidenceComponent) error {
+	err = src.EvidenceComponents(ctx, org.ID, func(ec *sentinel.EvidenceComponent) error {
 		if ec.Purl == "" {
 			return nil // nothing to deduplicate by: not part of the consolidated view
 		}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Column headers of the CSV artifacts. They are part of the bundle's
@@ -69,7 +68,7 @@ func stampPtr(t *time.Time) string {
 
 func writeDrift(ctx context.Context, w io.Writer, src Source, orgID string, since, until time.Time) error {
 	c := newCSV(w, driftHeader)
-	err := src.EvidenceChanges(ctx, orgID, since, until, func(ch *store.EvidenceChange) error {
+	err := src.EvidenceChanges(ctx, orgID, since, until, func(ch *sentinel.EvidenceChange) error {
 		return c.row(stamp(ch.At), ch.Change, ch.Purl, ch.Name, ch.FromVersion, ch.ToVersion, ch.Asset, ch.SubmissionID)
 	})
 	if err != nil {
@@ -119,7 +118,7 @@ func newFindingStats(catalog string) *findingStats {
 	return st
 }
 
-func (st *findingStats) add(f *store.EvidenceFinding) {
+func (st *findingStats) add(f *sentinel.EvidenceFinding) {
 	switch f.Severity {
 	case sentinel.SeverityCritical:
 		st.severity.Critical++
@@ -165,7 +164,7 @@ func streamFindings(ctx context.Context, w io.Writer, src Source, orgID string, 
 	if w != nil {
 		c = newCSV(w, findingsHeader)
 	}
-	err := src.EvidenceFindings(ctx, orgID, FindingStatuses, func(f *store.EvidenceFinding) error {
+	err := src.EvidenceFindings(ctx, orgID, FindingStatuses, func(f *sentinel.EvidenceFinding) error {
 		st.add(f)
 		if c == nil {
 			return nil

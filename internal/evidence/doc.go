@@ -1,6 +1,6 @@
 // Package evidence builds, signs, stores and verifies Evidence Bundles: the
 // signed zip an organization shares with an auditor, a customer or a
-// regulator (specification, Evidence Bundle; DESIGN.md, Evidence Bundle).
+// regulator (specification, Evidence Bundle; docs/design.md, Evidence Bundles).
 //
 // A bundle is built by [Build] from a [Source] (the store, read as streams)
 // into any io.Writer, in one pass and in bounded memory: every artifact is
@@ -13,7 +13,7 @@
 // about 9 s with a peak Go heap of about 95 MiB from a generated source
 // (BenchmarkBuildLarge), and in about 18 s with a peak heap of about 86 MiB
 // (130 MiB RSS) from a seeded SQLite store into stored chunks
-// (BenchmarkBuildFromStore), on two shared cores: inside DESIGN.md's 30 s
+// (BenchmarkBuildFromStore), on two shared cores: inside docs/design.md's 30 s
 // and 256 MiB.
 //
 // The zip holds:
@@ -31,7 +31,8 @@
 // is timestamped by the deployment's RFC 3161 authority, and the private key
 // is discarded once the bundle is signed. `cosign verify-blob` checks every
 // artifact offline with the commands printed in verification.txt;
-// [VerifyBundle] performs the same checks in Go for `sentinel verify`.
+// package verify performs the same checks in Go for `sentinel verify`,
+// without the service.
 //
 // The built zip is stored in the database in 1 MiB chunks (table
 // bundle_chunks) rather than as a file in the data directory: several

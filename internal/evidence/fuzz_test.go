@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 )
 
-// FuzzVerifyBundle feeds VerifyBundle mutated bundles: whatever the bytes,
+// FuzzVerifyBundle feeds verify.Bundle mutated bundles: whatever the bytes,
 // it must return an error or a report, never panic, and never pass a
 // bundle without verifying verification.txt.
 func FuzzVerifyBundle(f *testing.F) {
@@ -17,11 +17,11 @@ func FuzzVerifyBundle(f *testing.F) {
 	f.Add(data)
 	f.Add([]byte("PK\x05\x06" + string(make([]byte, 18))))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rep, err := evidence.VerifyBundle(context.Background(), bytes.NewReader(b), int64(len(b)), evidence.VerifyOptions{})
+		rep, err := verify.Bundle(context.Background(), bytes.NewReader(b), int64(len(b)), verify.Options{})
 		if err != nil {
 			return
 		}
-		if rep.OK && (len(rep.Artifacts) == 0 || rep.Artifacts[0].Name != evidence.FileVerification || !rep.Artifacts[0].OK) {
+		if rep.OK && (len(rep.Artifacts) == 0 || rep.Artifacts[0].Name != verify.FileVerification || !rep.Artifacts[0].OK) {
 			t.Fatalf("OK without a verified verification.txt: %+v", rep)
 		}
 	})

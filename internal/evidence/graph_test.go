@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/agentapi"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/inventory"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 	"github.com/sentinel-sca/sentinel/internal/store"
 	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
@@ -42,7 +42,7 @@ func TestConsolidatedGraphFromStore(t *testing.T) {
 			if err := db.InTx(ctx, func(tx *store.Tx) (err error) { org, err = tx.CreateOrg(ctx, "acme", "Acme"); return err }); err != nil {
 				t.Fatal(err)
 			}
-			svc := agentapi.New(db, nil, nil)
+			svc := &inventory.Service{DB: store.Bind[inventory.Tx](db)}
 
 			res, err := sbom.Extract(ctx, filepath.Join("..", "sbom", "testdata", "lockfiles", "npm-v3-retirejs-chrome"), sbom.Options{})
 			if err != nil {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 	"github.com/sentinel-sca/sentinel/internal/signing"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 const (
@@ -27,14 +27,14 @@ var testIdentity = evidence.Identity(testPublicURL, "acme")
 
 // memSource is an in-memory evidence.Source.
 type memSource struct {
-	subs       []store.EvidenceSubmission
-	components []store.EvidenceComponent // sorted by purl
-	changes    []store.EvidenceChange
-	findings   []store.EvidenceFinding
+	subs       []sentinel.EvidenceSubmission
+	components []sentinel.EvidenceComponent // sorted by purl
+	changes    []sentinel.EvidenceChange
+	findings   []sentinel.EvidenceFinding
 	audit      []sentinel.AuditEntry
 }
 
-func (m *memSource) EvidenceSubmissions(ctx context.Context, orgID string, since, until time.Time, fn func(*store.EvidenceSubmission) error) error {
+func (m *memSource) EvidenceSubmissions(ctx context.Context, orgID string, since, until time.Time, fn func(*sentinel.EvidenceSubmission) error) error {
 	for i := range m.subs {
 		if err := fn(&m.subs[i]); err != nil {
 			return err
@@ -43,7 +43,7 @@ func (m *memSource) EvidenceSubmissions(ctx context.Context, orgID string, since
 	return nil
 }
 
-func (m *memSource) EvidenceComponents(ctx context.Context, orgID string, fn func(*store.EvidenceComponent) error) error {
+func (m *memSource) EvidenceComponents(ctx context.Context, orgID string, fn func(*sentinel.EvidenceComponent) error) error {
 	for i := range m.components {
 		if err := fn(&m.components[i]); err != nil {
 			return err
@@ -52,7 +52,7 @@ func (m *memSource) EvidenceComponents(ctx context.Context, orgID string, fn fun
 	return nil
 }
 
-func (m *memSource) EvidenceChanges(ctx context.Context, orgID string, since, until time.Time, fn func(*store.EvidenceChange) error) error {
+func (m *memSource) EvidenceChanges(ctx context.Context, orgID string, since, until time.Time, fn func(*sentinel.EvidenceChange) error) error {
 	for i := range m.changes {
 		if err := fn(&m.changes[i]); err != nil {
 			return err
@@ -61,7 +61,7 @@ func (m *memSource) EvidenceChanges(ctx context.Context, orgID string, since, un
 	return nil
 }
 
-func (m *memSource) EvidenceFindings(ctx context.Context, orgID string, statuses []string, fn func(*store.EvidenceFinding) error) error {
+func (m *memSource) EvidenceFindings(ctx context.Context, orgID string, statuses []string, fn func(*sentinel.EvidenceFinding) error) error {
 	for i := range m.findings {
 		if err := fn(&m.findings[i]); err != nil {
 			return err
@@ -90,13 +90,13 @@ func testSource() *memSource {
 	due := created.Add(72 * time.Hour)
 	until := created.AddDate(0, 3, 0)
 	return &memSource{
-		subs: []store.EvidenceSubmission{
+		subs: []sentinel.EvidenceSubmission{
 			{ID: "sub_aaaaaaaaaaaaaaaa", Host: "web-1", ReceivedAt: created.Add(-48 * time.Hour),
 				Original: []byte("{\"bomFormat\": \"CycloneDX\",\n  \"specVersion\": \"1.5\", \"components\": []}\n")},
 			{ID: "sub_bbbbbbbbbbbbbbbb", Host: "db-1", ReceivedAt: created.Add(-time.Hour),
 				Original: []byte(`{"bomFormat":"CycloneDX","specVersion":"1.5","version":1}`)},
 		},
-		components: []store.EvidenceComponent{
+		components: []sentinel.EvidenceComponent{
 			{Purl: "pkg:golang/golang.org/x/net@v0.1.0", Name: "golang.org/x/net", Version: "v0.1.0", Ecosystem: "Go", Asset: "db-1"},
 			{Purl: "pkg:npm/express@4.18.2", Name: "express", Version: "4.18.2", Ecosystem: "npm", Asset: "web-1",
 				DependsOn: []string{"pkg:npm/lodash@4.17.21", "pkg:npm/not-in-inventory@1.0.0", "pkg:npm/lodash@4.17.21"}},
@@ -104,10 +104,10 @@ func testSource() *memSource {
 			{Purl: "pkg:npm/lodash@4.17.21", Name: "lodash", Version: "4.17.21", Ecosystem: "npm", Asset: "db-1"},
 			{Purl: "pkg:pypi/django@4.2.0", Name: "Django", Version: "4.2.0", Ecosystem: "PyPI", Asset: "web-1"},
 		},
-		changes: []store.EvidenceChange{
+		changes: []sentinel.EvidenceChange{
 			{At: created.Add(-time.Hour), Change: "changed", Purl: "pkg:npm/lodash@4.17.21", Name: "lodash", FromVersion: "4.17.15", ToVersion: "4.17.21", Asset: "web-1", SubmissionID: "sub_bbbbbbbbbbbbbbbb"},
 		},
-		findings: []store.EvidenceFinding{
+		findings: []sentinel.EvidenceFinding{
 			{ID: "fnd_1", Status: "open", Category: "vulnerable_component", AdvisoryID: "GHSA-1", Aliases: []string{"CVE-2024-2", "CVE-2024-1"},
 				Purl: "pkg:pypi/django@4.2.0", Component: "Django", Version: "4.2.0", Asset: "web-1", Severity: "critical", RiskScore: 95,
 				KEV: true, CWE: "CWE-1395", FixedVersion: "4.2.8", CreatedAt: created.Add(-24 * time.Hour), SLADueAt: &due},
@@ -225,16 +225,16 @@ func extract(tb testing.TB, dir string, files map[string][]byte) {
 	}
 }
 
-func verifyBytes(tb testing.TB, data []byte, o evidence.VerifyOptions) *evidence.Report {
+func verifyBytes(tb testing.TB, data []byte, o verify.Options) *verify.Report {
 	tb.Helper()
-	rep, err := evidence.VerifyBundle(context.Background(), bytes.NewReader(data), int64(len(data)), o)
+	rep, err := verify.Bundle(context.Background(), bytes.NewReader(data), int64(len(data)), o)
 	if err != nil {
-		tb.Fatalf("VerifyBundle: %v", err)
+		tb.Fatalf("verify.Bundle: %v", err)
 	}
 	return rep
 }
 
-func reportText(r *evidence.Report) string {
+func reportText(r *verify.Report) string {
 	var b bytes.Buffer
 	r.WriteText(&b)
 	return b.String()

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/crypto/argon2"
 
-	"github.com/sentinel-sca/sentinel/internal/secret"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 )
 
 // Argon2id parameters for share passwords: OWASP's minimum recommendation
@@ -32,7 +32,7 @@ const TokenBytes = 32
 // and the SHA-256 under which it is stored. A token this long needs no
 // slow hash: it cannot be guessed, only leaked.
 func NewShareToken() (token string, hash []byte) {
-	token = secret.Token(TokenBytes)
+	token = seal.Token(TokenBytes)
 	return token, HashToken(token)
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
 func testCover() evidence.Cover {
@@ -32,13 +33,7 @@ func testCover() evidence.Cover {
 }
 
 func TestWriteCoverPdftotext(t *testing.T) {
-	pdftotext, err := exec.LookPath("pdftotext")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("pdftotext not found (apt-get install poppler-utils)")
-		}
-		t.Skip("pdftotext not found (apt-get install poppler-utils)")
-	}
+	pdftotext := testenv.Tool(t, "pdftotext", "apt-get install poppler-utils")
 	var buf bytes.Buffer
 	if err := evidence.WriteCover(&buf, testCover()); err != nil {
 		t.Fatalf("WriteCover: %v", err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"hash"
 	"io"
@@ -15,12 +16,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
 	"github.com/sentinel-sca/sentinel/internal/signing"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
-// Bounds of the issue operation (DESIGN.md, Evidence Bundle).
+// Bounds of the issue operation (docs/design.md, Evidence Bundles).
 const (
 	MinWindowDays     = 1
 	MaxWindowDays     = 365
@@ -39,7 +40,7 @@ const chunkSize = 1 << 20
 
 // Service is the Evidence Bundle API and build job.
 type Service struct {
-	DB *store.DB
+	DB Store
 	// Source is the data bundles are built from; nil means DB.
 	Source Source
 	CA     *signing.CA
@@ -125,7 +126,7 @@ func tsPtr(t *time.Time) string {
 }
 
 // InfoOf returns the API view of a bundle at now.
-func InfoOf(b *store.Bundle, now time.Time) Info {
+func InfoOf(b *sentinel.Bundle, now time.Time) Info {
 	return Info{
 		ID: b.ID, Description: b.Description, Status: b.Status(now), Build: b.BuildState, Scope: b.Scope,
 		WindowDays: b.WindowDays, WindowStart: ts(b.WindowStart), WindowEnd: ts(b.WindowEnd), CreatedAt: ts(b.CreatedAt),
@@ -135,13 +136,37 @@ func InfoOf(b *store.Bundle, now time.Time) Info {
 }
 
 // AccessEntryOf returns the API and share-page view of an access log line.
-func AccessEntryOf(a *store.BundleAccess) AccessEntry {
+func AccessEntryOf(a *sentinel.BundleAccess) AccessEntry {
 	return AccessEntry{At: ts(a.At), Address: a.Addr, UserAgent: a.UserAgent, Outcome: a.Outcome}
 }
 
-// Routes returns the four bundle operations.
+// SigningRoot is GET /v1/sca/signing-root's answer.
+type SigningRoot struct {
+	// Certificate is the root, PEM; Fingerprint its SHA-256 in hex, as
+	// verification.txt, the share page and sentinel verify print it.
+	Certificate string    `json:"certificate"`
+	Fingerprint string    `json:"fingerprint"`
+	NotAfter    time.Time `json:"not_after"`
+}
+
+// Root returns the deployment's signing root.
+func (s *Service) Root() SigningRoot {
+	r := s.CA.Root()
+	return SigningRoot{Certificate: string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: r.Raw})),
+		Fingerprint: verify.CertFingerprint(r), NotAfter: r.NotAfter}
+}
+
+func (s *Service) signingRoot(w http.ResponseWriter, r *http.Request) error {
+	httpapi.WriteJSON(w, http.StatusOK, s.Root())
+	return nil
+}
+
+// Routes returns the bundle operations and the signing root.
 func (s *Service) Routes() []httpapi.Route {
 	return []httpapi.Route{
+		{Method: "GET", Path: "/v1/sca/signing-root", Scope: sentinel.ScopeSCARead,
+			Summary:  "The root certificate every bundle's signatures chain to, and its SHA-256: give it to recipients through another channel than the share, so they can pin it.",
+			Response: SigningRoot{}, Handler: s.signingRoot},
 		{Method: "POST", Path: "/v1/sca/bundles", Scope: sentinel.ScopeEvidenceShare, Status: http.StatusCreated,
 			Summary: "Issue an Evidence Bundle. The share URL and password are returned once and never again.",
 			Request: CreateRequest{}, Response: CreateResponse{}, Handler: s.create},
@@ -188,7 +213,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	}
 	token, tokenHash := NewShareToken()
 	password := NewPassword()
-	b := &store.Bundle{
+	b := &sentinel.Bundle{
 		ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Description: req.Description, Scope: scope,
 		WindowDays: days, TokenHash: tokenHash, PasswordHash: HashPassword(password), CreatedBy: p.KeyID,
 	}
@@ -196,10 +221,10 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	if period <= 0 {
 		period = 7 * 24 * time.Hour
 	}
-	err = s.DB.InTx(r.Context(), func(tx *store.Tx) error {
+	err = s.DB.Update(r.Context(), func(tx Tx) error {
 		// Times come from the transaction so the row, the event and the
 		// audit entry agree; the window ends at issuance.
-		b.CreatedAt = tx.Now
+		b.CreatedAt = tx.Now()
 		b.WindowEnd = b.CreatedAt
 		b.WindowStart = b.CreatedAt.AddDate(0, 0, -days)
 		b.ExpiresAt = b.CreatedAt.Add(period)
@@ -207,7 +232,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		args, _ := json.Marshal(map[string]string{"bundle_id": b.ID})
-		if _, _, err := tx.Enqueue(r.Context(), JobBuild, args, store.EnqueueOptions{UniqueKey: JobBuild + ":" + b.ID, MaxAttempts: buildAttempts}); err != nil {
+		if _, _, err := tx.Enqueue(r.Context(), JobBuild, args, sentinel.EnqueueOptions{UniqueKey: JobBuild + ":" + b.ID, MaxAttempts: buildAttempts}); err != nil {
 			return err
 		}
 		if _, err := tx.EmitEvent(r.Context(), org, sentinel.EventBundleCreated, b.ID, map[string]any{
@@ -243,11 +268,7 @@ func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.now()
-	out := httpapi.ListResponse[Info]{Data: make([]Info, 0, len(bs)), NextCursor: next}
-	for _, b := range bs {
-		out.Data = append(out.Data, InfoOf(b, now))
-	}
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteListOf(w, bs, next, func(b *sentinel.Bundle) Info { return InfoOf(b, now) })
 	return nil
 }
 
@@ -257,8 +278,8 @@ func (s *Service) revoke(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var b *store.Bundle
-	err = s.DB.InTx(r.Context(), func(tx *store.Tx) error {
+	var b *sentinel.Bundle
+	err = s.DB.Update(r.Context(), func(tx Tx) error {
 		var changed bool
 		var err error
 		if b, changed, err = tx.RevokeBundle(r.Context(), p.OrgID, r.PathValue("id")); err != nil || !changed {
@@ -291,18 +312,14 @@ func (s *Service) audit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := httpapi.ListResponse[AccessEntry]{Data: make([]AccessEntry, 0, len(log)), NextCursor: next}
-	for _, a := range log {
-		out.Data = append(out.Data, AccessEntryOf(a))
-	}
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	httpapi.WriteListOf(w, log, next, AccessEntryOf)
 	return nil
 }
 
 // BuildJob is the JobBuild handler: it builds the bundle, streams the zip
 // into the store in chunks and marks the bundle ready. A retried attempt
 // starts over; the last failed attempt marks the bundle failed.
-func (s *Service) BuildJob(ctx context.Context, j *store.Job) error {
+func (s *Service) BuildJob(ctx context.Context, j *sentinel.Job) error {
 	var args struct {
 		BundleID string `json:"bundle_id"`
 	}
@@ -323,7 +340,7 @@ func (s *Service) build(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if b.BuildState != store.BundleBuilding {
+	if b.BuildState != sentinel.BundleBuilding {
 		return nil
 	}
 	org, err := s.DB.FindOrgByID(ctx, b.OrgID)
@@ -352,14 +369,14 @@ func (s *Service) build(ctx context.Context, id string) error {
 	}
 	b.SHA256, b.Size, b.Artifacts = hex.EncodeToString(cw.h.Sum(nil)), cw.size, res.Artifacts
 	b.Identity, b.Issuer = identity, s.PublicURL
-	return s.DB.InTx(ctx, func(tx *store.Tx) error { return tx.FinishBundleBuild(ctx, b) })
+	return s.DB.Update(ctx, func(tx Tx) error { return tx.FinishBundleBuild(ctx, b) })
 }
 
 // chunkWriter stores a zip in the store as it is written, a chunk at a
 // time, hashing it on the way.
 type chunkWriter struct {
 	ctx  context.Context
-	db   *store.DB
+	db   Store
 	id   string
 	seq  int
 	buf  []byte
@@ -397,7 +414,7 @@ func (c *chunkWriter) flush() error {
 }
 
 // OpenZip streams a built bundle's zip from the store to w.
-func OpenZip(ctx context.Context, db *store.DB, bundleID string, w io.Writer) error {
+func OpenZip(ctx context.Context, db ChunkReader, bundleID string, w io.Writer) error {
 	for seq := 0; ; seq++ {
 		data, err := db.BundleChunk(ctx, bundleID, seq)
 		if sentinel.ErrorCode(err) == sentinel.ENOTFOUND {

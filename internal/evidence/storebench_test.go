@@ -15,7 +15,7 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
-	"github.com/sentinel-sca/sentinel/internal/secret"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
@@ -107,12 +107,12 @@ func BenchmarkBuildFromStore(b *testing.B) {
 		}
 	}
 	b.Logf("seeded %d submissions x %d components in %v", *storeSubs, *storeComps, time.Since(seed))
-	box, _ := secret.NewBox(make([]byte, 32))
-	ca, err := evidence.LoadOrCreateCA(ctx, db, box, time.Now().Add(-time.Hour))
+	box, _ := seal.NewBox(make([]byte, 32))
+	ca, err := evidence.LoadOrCreateCA(ctx, store.Bind[evidence.Tx](db), box, time.Now().Add(-time.Hour))
 	if err != nil {
 		b.Fatal(err)
 	}
-	svc := &evidence.Service{DB: db, CA: ca, PublicURL: "https://sentinel.example", TempDir: b.TempDir()}
+	svc := &evidence.Service{DB: store.Bind[evidence.Tx](db), CA: ca, PublicURL: "https://sentinel.example", TempDir: b.TempDir()}
 
 	runtime.GC()
 	var peak atomic.Uint64
@@ -137,17 +137,17 @@ func BenchmarkBuildFromStore(b *testing.B) {
 		}
 	}()
 	b.ResetTimer()
-	var bd *store.Bundle
+	var bd *sentinel.Bundle
 	for i := 0; i < b.N; i++ {
 		now := time.Now()
-		bd = &store.Bundle{ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Scope: evidence.Scopes, WindowDays: 90,
+		bd = &sentinel.Bundle{ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Scope: evidence.Scopes, WindowDays: 90,
 			WindowStart: now.AddDate(0, 0, -90), WindowEnd: now, TokenHash: []byte(sentinel.NewID("t_")), PasswordHash: "x",
 			CreatedBy: "bench", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
 		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateBundle(ctx, bd) }); err != nil {
 			b.Fatal(err)
 		}
 		args, _ := json.Marshal(map[string]string{"bundle_id": bd.ID})
-		if err := svc.BuildJob(ctx, &store.Job{Args: args, Attempts: 1, MaxAttempts: 5}); err != nil {
+		if err := svc.BuildJob(ctx, &sentinel.Job{Args: args, Attempts: 1, MaxAttempts: 5}); err != nil {
 			b.Fatal(err)
 		}
 	}

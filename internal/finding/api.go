@@ -2,27 +2,31 @@ package finding
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Routes returns the findings API.
 func (e *Engine) Routes() []httpapi.Route {
 	return []httpapi.Route{
 		{Method: "GET", Path: "/v1/findings", Scope: sentinel.ScopeFindingsRead,
-			Query:   []string{"status", "category", "kev", "severity", "band", "asset", "purl", "advisory", "limit", "cursor"},
-			Summary: "List findings; status may be a comma-separated list.", Response: httpapi.ListResponse[sentinel.Finding]{},
+			Query:   []string{"status", "category", "cwe", "kev", "severity", "band", "asset", "purl", "advisory", "owner", "sort", "limit", "cursor"},
+			Summary: "List findings; status may be a comma-separated list; sort=risk lists the highest risk first (default: by id).", Response: httpapi.ListResponse[sentinel.Finding]{},
 			Handler: e.list},
+		{Method: "GET", Path: "/v1/findings/summary", Scope: sentinel.ScopeFindingsRead, Query: []string{"days"},
+			Summary:  "The organization's findings at a glance: open by band, known-exploited, overdue, the top ten of each, and the daily trend of new, resolved and unresolved findings; reused for up to 15 seconds (computed_at).",
+			Response: sentinel.FindingSummary{}, Handler: e.summary},
+		{Method: "GET", Path: "/v1/findings/{id}/history", Scope: sentinel.ScopeFindingsRead,
+			Summary:  "A finding's history: its events and the audit entries of changes to it, oldest first.",
+			Response: httpapi.ListResponse[sentinel.FindingHistoryEntry]{}, Handler: e.history},
 		{Method: "GET", Path: "/v1/findings/{id}", Scope: sentinel.ScopeFindingsRead,
 			Summary: "One finding.", Response: sentinel.Finding{}, Handler: e.get},
 		{Method: "PATCH", Path: "/v1/findings/{id}", Scope: sentinel.ScopeFindingsWrite,
 			Summary: "Change a finding's status (open, accepted with reason and accepted_until, false_positive with reason) or owner.",
 			Request: Update{}, Response: sentinel.Finding{}, Handler: e.patch},
-		{Method: "GET", Path: "/v1/assets", Scope: sentinel.ScopeAssetsRead,
-			Summary: "The organization's assets.", Response: httpapi.ListResponse[sentinel.Asset]{}, Handler: e.assets},
 	}
 }
 
@@ -32,9 +36,12 @@ func (e *Engine) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	f := store.FindingFilter{OrgID: httpapi.PrincipalFromContext(r.Context()).OrgID, Page: page,
-		Category: q.Get("category"), Severity: q.Get("severity"), Band: q.Get("band"), AssetID: q.Get("asset"),
-		Purl: q.Get("purl"), Advisory: q.Get("advisory")}
+	f := sentinel.FindingFilter{OrgID: httpapi.PrincipalFromContext(r.Context()).OrgID, Page: page,
+		Category: q.Get("category"), CWE: q.Get("cwe"), Severity: q.Get("severity"), Band: q.Get("band"), AssetID: q.Get("asset"),
+		Purl: q.Get("purl"), Advisory: q.Get("advisory"), Owner: q.Get("owner"), Sort: q.Get("sort")}
+	if f.Sort != "" && f.Sort != sentinel.FindingSortRisk {
+		return sentinel.InvalidField("sort", "sort must be risk, or absent to list by id")
+	}
 	if s := q.Get("status"); s != "" {
 		for _, st := range strings.Split(s, ",") {
 			switch st {
@@ -44,6 +51,31 @@ func (e *Engine) list(w http.ResponseWriter, r *http.Request) error {
 				return sentinel.InvalidField("status", "status must be open, accepted, resolved or false_positive")
 			}
 		}
+	}
+	if f.Category != "" && !slices.Contains(sentinel.Categories, f.Category) {
+		return sentinel.InvalidField("category", "category must be one of %s", strings.Join(sentinel.Categories, ", "))
+	}
+	switch f.Band {
+	case "", sentinel.BandCritical, sentinel.BandHigh, sentinel.BandMedium, sentinel.BandLow:
+	default:
+		return sentinel.InvalidField("band", "band must be critical, high, medium or low")
+	}
+	switch f.Severity {
+	case "", sentinel.SeverityCritical, sentinel.SeverityHigh, sentinel.SeverityMedium, sentinel.SeverityLow, sentinel.SeverityNone, sentinel.SeverityUnknown:
+	default:
+		return sentinel.InvalidField("severity", "severity must be critical, high, medium, low, none or unknown")
+	}
+	// The asset is named by its id or by its name.
+	if f.AssetID != "" && !sentinel.HasPrefix(f.AssetID, sentinel.PrefixAsset) {
+		as, _, err := e.DB.FindAssets(r.Context(), sentinel.AssetFilter{OrgID: f.OrgID, Name: f.AssetID, Page: sentinel.Page{Limit: 1}})
+		if err != nil {
+			return err
+		}
+		if len(as) == 0 {
+			httpapi.WriteList(w, []*sentinel.Finding{}, "")
+			return nil
+		}
+		f.AssetID = as[0].ID
 	}
 	switch q.Get("kev") {
 	case "":
@@ -60,11 +92,7 @@ func (e *Engine) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := httpapi.ListResponse[sentinel.Finding]{Data: make([]sentinel.Finding, 0, len(fs)), NextCursor: next}
-	for _, x := range fs {
-		out.Data = append(out.Data, *x)
-	}
-	httpapi.WriteJSON(w, 200, out)
+	httpapi.WriteList(w, fs, next)
 	return nil
 }
 
@@ -95,15 +123,20 @@ func (e *Engine) patch(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (e *Engine) assets(w http.ResponseWriter, r *http.Request) error {
-	as, err := e.DB.ListAssets(r.Context(), httpapi.PrincipalFromContext(r.Context()).OrgID)
+// maxHistory bounds each kind of entry (events, audit entries) in a
+// finding's history.
+const maxHistory = 500
+
+func (e *Engine) history(w http.ResponseWriter, r *http.Request) error {
+	orgID := httpapi.PrincipalFromContext(r.Context()).OrgID
+	f, err := e.DB.FindFindingByID(r.Context(), orgID, r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	out := httpapi.ListResponse[sentinel.Asset]{Data: make([]sentinel.Asset, 0, len(as))}
-	for _, a := range as {
-		out.Data = append(out.Data, *a)
+	h, err := e.DB.FindingHistory(r.Context(), orgID, f.ID, maxHistory)
+	if err != nil {
+		return err
 	}
-	httpapi.WriteJSON(w, 200, out)
+	httpapi.WriteJSON(w, http.StatusOK, httpapi.ListResponse[sentinel.FindingHistoryEntry]{Data: h})
 	return nil
 }

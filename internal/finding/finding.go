@@ -17,29 +17,80 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
-// Matcher answers which advisories affect a purl. The intel index
-// implements it.
+// Matcher answers which advisories affect a purl, and whether its release
+// cycle is past end of life. The intel index implements it.
 type Matcher interface {
 	Match(purl string) ([]sentinel.AdvisoryMatch, error)
+	// EOL returns the purl's end-of-life status, nil when the data does
+	// not know its product or cycle.
+	EOL(purl string) (*sentinel.EOLStatus, error)
 }
 
-// EOLChecker, when the Matcher also implements it, reports end-of-life
-// status for a purl with no advisory at all.
-type EOLChecker interface {
-	EOL(purl string) *sentinel.EOLStatus
+// Store is what the findings engine reads, and Update its write
+// transaction. The store implements it (store.Bind[finding.Tx]).
+type Store interface {
+	sentinel.Clock
+	sentinel.OrgFinder
+	FindFindingByID(ctx context.Context, orgID, id string) (*sentinel.Finding, error)
+	FindFindings(ctx context.Context, f sentinel.FindingFilter) ([]*sentinel.Finding, string, error)
+	// FindAssets finds assets (the findings list takes an asset's name).
+	FindAssets(ctx context.Context, f sentinel.AssetFilter) ([]*sentinel.Asset, string, error)
+	BreachedFindings(ctx context.Context, now time.Time, limit int) ([]*sentinel.Finding, error)
+	ExpiredAcceptances(ctx context.Context, now time.Time, limit int) ([]*sentinel.Finding, error)
+	// FindingSummary counts an organization's findings and computes their
+	// daily trend over days (GET /v1/findings/summary).
+	FindingSummary(ctx context.Context, orgID string, now time.Time, days int) (*sentinel.FindingSummary, error)
+	// FindingHistory returns a finding's events and audit entries.
+	FindingHistory(ctx context.Context, orgID, id string, limit int) ([]sentinel.FindingHistoryEntry, error)
+	// Update runs fn in one write transaction.
+	Update(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is what the findings engine writes in one transaction.
+type Tx interface {
+	sentinel.Clock
+	sentinel.EventWriter
+	sentinel.AuditWriter
+	// UpsertAsset returns the organization's asset of that name, creating
+	// it (created true) when it is new.
+	UpsertAsset(ctx context.Context, orgID, name, kind string) (asset *sentinel.Asset, created bool, err error)
+	// AssetFindings returns an asset's findings from one source, keyed by
+	// purl + "\x00" + advisory id.
+	AssetFindings(ctx context.Context, orgID, assetID, source string) (map[string]*sentinel.Finding, error)
+	FindingForUpdate(ctx context.Context, orgID, id string) (*sentinel.Finding, error)
+	SaveFinding(ctx context.Context, f *sentinel.Finding) error
+	// MarkSLABreached reports whether it marked the finding (false when
+	// another replica did first).
+	MarkSLABreached(ctx context.Context, id string) (bool, error)
+	// EdgeBoosts returns the risk edge traffic added to an asset's
+	// findings, by finding id: reconciliation keeps it.
+	EdgeBoosts(ctx context.Context, orgID, assetID string) (map[string]int, error)
+}
+
+// Indicators gives, for an organization, a matcher of its applied
+// indicators (package iocs implements it): purl -> the indicators it
+// matches, as advisory matches whose ID is the indicator's.
+type Indicators interface {
+	IndicatorMatcher(ctx context.Context, orgID string) (func(purl string) []sentinel.AdvisoryMatch, error)
 }
 
 // Engine reconciles findings.
 type Engine struct {
-	DB *store.DB
+	DB Store
 	// Intel returns the current matcher; it changes after an intel sync.
 	Intel func() Matcher
+	// Indicators, when set, adds the organization's applied indicators to
+	// every reconciliation.
+	Indicators Indicators
+
+	sumMu sync.Mutex
+	sums  map[string]cachedSummary // by organization and days (Summary)
 }
 
 // Change is one meaningful change Reconcile made, for re-alerting.
@@ -70,9 +121,20 @@ type Input struct {
 	Components []sentinel.Component
 	// SubmissionID names the SBOM submission the components came from.
 	SubmissionID string
+	// Evidence says where each component (by purl) was seen; a component
+	// of a submission without its own evidence gets the submission's.
+	Evidence map[string][]sentinel.FindingEvidence
 	// Watch marks the daily re-match: meaningful changes then emit
 	// sbom.intel_match.
 	Watch bool
+	// Partial limits the reconciliation to the components given: findings
+	// of other components of the asset are left as they are. The watch
+	// re-matches only the packages an intel sync touched; an indicator
+	// only its package.
+	Partial bool
+	// Withdrawn names advisories withdrawn since the last run: their
+	// findings are resolved saying so.
+	Withdrawn map[string]bool
 	// Actor is who caused the reconciliation, for the audit log.
 	Actor sentinel.Actor
 }
@@ -88,6 +150,13 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 		in.AssetKind = "host"
 	}
 	m := e.Intel()
+	var indicators func(string) []sentinel.AdvisoryMatch
+	if e.Indicators != nil {
+		var err error
+		if indicators, err = e.Indicators.IndicatorMatcher(ctx, in.Org.ID); err != nil {
+			return nil, err
+		}
+	}
 	current := map[matchKey]sentinel.AdvisoryMatch{}
 	seen := map[string]bool{}
 	for _, c := range in.Components {
@@ -102,27 +171,22 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 		if err != nil {
 			continue // an unparseable purl cannot match; the inventory keeps it
 		}
-		for _, a := range ms {
+		if indicators != nil {
+			ms = append(ms, indicators(c.Purl)...)
+		}
+		for _, a := range groupAliases(ms) {
 			current[matchKey{c.Purl, a.ID}] = a
 		}
-		if ec, ok := m.(EOLChecker); ok && len(ms) == 0 {
-			if st := ec.EOL(c.Purl); st != nil && st.EOL {
-				a := eolMatch(st)
-				current[matchKey{c.Purl, a.ID}] = a
-			}
-		} else {
-			for _, a := range ms {
-				if a.EOL != nil && a.EOL.EOL {
-					x := eolMatch(a.EOL)
-					current[matchKey{c.Purl, x.ID}] = x
-					break
-				}
-			}
+		// End of life is a finding of its own (CWE-1104), whether or not
+		// the component is also vulnerable.
+		if st, err := m.EOL(c.Purl); err == nil && st != nil && st.EOL {
+			a := eolMatch(st)
+			current[matchKey{c.Purl, a.ID}] = a
 		}
 	}
 
 	res := &Result{}
-	err := e.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := e.DB.Update(ctx, func(tx Tx) error {
 		*res = Result{}
 		asset, created, err := tx.UpsertAsset(ctx, in.Org.ID, in.Asset, in.AssetKind)
 		if err != nil {
@@ -139,6 +203,34 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 		if err != nil {
 			return err
 		}
+		boosts, err := tx.EdgeBoosts(ctx, in.Org.ID, asset.ID)
+		if err != nil {
+			return err
+		}
+		if in.Partial {
+			for k, f := range existing {
+				if !seen[f.Purl] {
+					delete(existing, k)
+				}
+			}
+		}
+		// A finding kept under one id of an alias group stays the group's
+		// finding when the group's preferred id changes.
+		for k, a := range current {
+			if _, ok := existing[k.purl+"\x00"+k.advisory]; ok {
+				continue
+			}
+			for _, alias := range a.Aliases {
+				if f, ok := existing[k.purl+"\x00"+alias]; ok {
+					delete(current, k)
+					a.Aliases = append(slices.DeleteFunc(slices.Clone(a.Aliases), func(x string) bool { return x == alias }), a.ID)
+					slices.Sort(a.Aliases)
+					a.ID = f.AdvisoryID
+					current[matchKey{k.purl, a.ID}] = a
+					break
+				}
+			}
+		}
 		keys := make([]matchKey, 0, len(current))
 		for k := range current {
 			keys = append(keys, k)
@@ -153,7 +245,11 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 			a := current[k]
 			f := existing[k.purl+"\x00"+k.advisory]
 			delete(existing, k.purl+"\x00"+k.advisory)
-			ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a)
+			boost := 0
+			if f != nil {
+				boost = boosts[f.ID]
+			}
+			ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a, boost)
 			if err != nil {
 				return err
 			}
@@ -165,8 +261,12 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 				continue
 			}
 			prev := f.Status
-			now := tx.Now
-			f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusResolved, "no longer present in the latest "+in.Source, &now
+			now := tx.Now()
+			reason := "no longer present in the latest " + in.Source
+			if in.Withdrawn[f.AdvisoryID] {
+				reason = "the advisory was withdrawn"
+			}
+			f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusResolved, reason, &now
 			if err := tx.SaveFinding(ctx, f); err != nil {
 				return err
 			}
@@ -184,7 +284,7 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 		meaningful := slices.ContainsFunc(res.Changes, func(c Change) bool { return c.Reason != "resolved" })
 		if in.Watch && meaningful {
 			if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventSBOMIntelMatch, "", map[string]any{
-				"asset_id": asset.ID, "asset": asset.Name, "submission_id": in.SubmissionID, "changes": res.Changes}); err != nil {
+				"asset_id": asset.ID, "asset": asset.Name, "source": in.Source, "submission_id": in.SubmissionID, "changes": res.Changes}); err != nil {
 				return err
 			}
 		}
@@ -193,7 +293,8 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reconcile findings of %s: %w", in.Asset, err)
 	}
-	open, _, err := e.DB.FindFindings(ctx, store.FindingFilter{OrgID: in.Org.ID, AssetID: res.AssetID, Status: []string{sentinel.StatusOpen}})
+	e.forgetSummaries(in.Org.ID)
+	open, _, err := e.DB.FindFindings(ctx, sentinel.FindingFilter{OrgID: in.Org.ID, AssetID: res.AssetID, Status: []string{sentinel.StatusOpen}})
 	if err == nil {
 		res.Open = len(open)
 	}
@@ -201,10 +302,15 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 }
 
 // apply creates or refreshes one finding and returns what changed that
-// matters.
-func (e *Engine) apply(ctx context.Context, tx *store.Tx, in Input, asset *sentinel.Asset, f *sentinel.Finding, purl string, a sentinel.AdvisoryMatch) ([]Change, error) {
-	now := tx.Now
-	score := RiskScore(a, asset.Criticality)
+// matters. boost is the risk edge traffic added to the finding (package
+// edgesvc), kept on top of the advisory's.
+func (e *Engine) apply(ctx context.Context, tx Tx, in Input, asset *sentinel.Asset, f *sentinel.Finding, purl string, a sentinel.AdvisoryMatch, boost int) ([]Change, error) {
+	now := tx.Now()
+	evidence := in.Evidence[purl]
+	if evidence == nil && in.SubmissionID != "" {
+		evidence = []sentinel.FindingEvidence{{Kind: "sbom", Source: in.SubmissionID}}
+	}
+	score := min(RiskScore(a, asset.Criticality)+boost, 100)
 	band := sentinel.Band(score)
 	cwe := sentinel.CWEVulnerableDependency
 	if strings.HasPrefix(a.ID, "EOL-") {
@@ -213,7 +319,7 @@ func (e *Engine) apply(ctx context.Context, tx *store.Tx, in Input, asset *senti
 	if f == nil {
 		f = &sentinel.Finding{OrgID: in.Org.ID, AssetID: asset.ID, AssetName: asset.Name, Purl: purl, AdvisoryID: a.ID,
 			Category: sentinel.CategoryVulnerableComponent, CWE: cwe, Status: sentinel.StatusOpen, Source: in.Source,
-			FirstSeen: now, Compliance: Compliance(in.Org.Catalog, cwe)}
+			FirstSeen: now, Compliance: Compliance(in.Org.Catalog, cwe), Evidence: evidence}
 		fill(f, a, score, band, now)
 		f.SLADueAt = now.Add(sentinel.SLAWindow(band))
 		if err := tx.SaveFinding(ctx, f); err != nil {
@@ -223,8 +329,11 @@ func (e *Engine) apply(ctx context.Context, tx *store.Tx, in Input, asset *senti
 		return []Change{{f.ID, purl, a.ID, "new_advisory"}}, err
 	}
 	var changes []Change
-	prevScore, prevBand, prevKEV, prevFix := f.RiskScore, f.Band, f.KEV, f.NearestFix
+	prevScore, prevBand, prevKEV, prevFix, prevSeverity, prevCVSS := f.RiskScore, f.Band, f.KEV, f.NearestFix, f.Severity, f.CVSSScore
 	fill(f, a, score, band, now)
+	if evidence != nil {
+		f.Evidence = evidence
+	}
 	if f.Status == sentinel.StatusResolved {
 		f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusOpen, "present again", nil
 		f.SLADueAt = now.Add(sentinel.SLAWindow(band))
@@ -252,8 +361,15 @@ func (e *Engine) apply(ctx context.Context, tx *store.Tx, in Input, asset *senti
 	if f.KEV && !prevKEV {
 		changes = append(changes, Change{f.ID, purl, a.ID, "kev_listed"})
 	}
-	if sentinel.BandRank(band) > sentinel.BandRank(prevBand) {
+	slices.SortStableFunc(changes, func(x, y Change) int { return changeOrder[x.Reason] - changeOrder[y.Reason] })
+	// Severity escalates when the finding's band rises (a KEV listing
+	// does that too) or the advisory's own severity or score rises; a
+	// higher band is also finding.escalated.
+	bandRaised := sentinel.BandRank(band) > sentinel.BandRank(prevBand)
+	if bandRaised || severityRank[f.Severity] > severityRank[prevSeverity] || f.CVSSScore > prevCVSS {
 		changes = append(changes, Change{f.ID, purl, a.ID, "severity_raised"})
+	}
+	if bandRaised {
 		if err := emitEscalated(ctx, tx, in.Org, f, asset, prevScore); err != nil {
 			return nil, err
 		}
@@ -264,9 +380,13 @@ func (e *Engine) apply(ctx context.Context, tx *store.Tx, in Input, asset *senti
 	return changes, nil
 }
 
+// changeOrder lists a finding's changes in the order they are reported.
+var changeOrder = map[string]int{"kev_listed": 0, "severity_raised": 1, "fix_available": 2}
+
 func fill(f *sentinel.Finding, a sentinel.AdvisoryMatch, score int, band string, now time.Time) {
 	f.Summary, f.Aliases, f.Severity, f.CVSSScore = a.Summary, a.Aliases, a.Severity, a.CVSSScore
 	f.KEV, f.KEVDateAdded, f.FixedVersions, f.NearestFix = a.KEV, a.KEVDateAdded, a.FixedVersions, a.NearestFix
+	f.Malicious = a.Malicious
 	f.RiskScore, f.Band, f.LastSeen = score, band, now
 }
 
@@ -342,17 +462,25 @@ func eventData(f *sentinel.Finding) EventData {
 		KEV: f.KEV, NearestFix: f.NearestFix, Status: f.Status, SLADueAt: f.SLADueAt.UTC().Format(time.RFC3339)}
 }
 
-func emitStatus(ctx context.Context, tx *store.Tx, org *sentinel.Organization, f *sentinel.Finding, from, by string) error {
+func emitStatus(ctx context.Context, tx Tx, org *sentinel.Organization, f *sentinel.Finding, from, by string) error {
 	_, err := tx.EmitEvent(ctx, org, sentinel.EventFindingStatusChanged, f.ID, map[string]any{
 		"finding_id": f.ID, "asset_id": f.AssetID, "previous_status": from, "status": f.Status,
 		"reason": f.StatusReason, "changed_by": by})
 	return err
 }
 
-func emitEscalated(ctx context.Context, tx *store.Tx, org *sentinel.Organization, f *sentinel.Finding, asset *sentinel.Asset, prev int) error {
-	_, err := tx.EmitEvent(ctx, org, sentinel.EventFindingEscalated, f.ID, sentinel.FindingEscalatedData{
+func emitEscalated(ctx context.Context, tx Tx, org *sentinel.Organization, f *sentinel.Finding, asset *sentinel.Asset, prev int) error {
+	_, err := tx.EmitEvent(ctx, org, sentinel.EventFindingEscalated, f.ID, EscalatedData(f, asset, prev))
+	return err
+}
+
+// EscalatedData is the data of finding.escalated for f, whose risk score
+// rose from prev into a higher band, on asset: exactly the specification's
+// fields. Every entry point that raises a finding's risk (reconciliation,
+// a secret verified live, edge traffic) emits it through this function.
+func EscalatedData(f *sentinel.Finding, asset *sentinel.Asset, prev int) sentinel.FindingEscalatedData {
+	return sentinel.FindingEscalatedData{
 		FindingID: f.ID, Category: f.Category, CWE: f.CWE, RiskScore: f.RiskScore, PreviousRiskScore: prev,
 		AssetID: f.AssetID, AssetCriticality: asset.Criticality, SLAWindowHours: int(sentinel.SLAWindow(f.Band) / time.Hour),
-		PrimaryRiskCategory: f.Category, Compliance: f.Compliance})
-	return err
+		PrimaryRiskCategory: f.Category, Compliance: f.Compliance}
 }

@@ -3,7 +3,6 @@ package finding_test
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,7 +10,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/finding"
 	"github.com/sentinel-sca/sentinel/internal/store"
 	"github.com/sentinel-sca/sentinel/internal/store/storetest"
-	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
 // fakeIntel answers from a table; the lifecycle under test is ours, the
@@ -20,30 +19,11 @@ type fakeIntel map[string][]sentinel.AdvisoryMatch
 
 func (f fakeIntel) Match(purl string) ([]sentinel.AdvisoryMatch, error) { return f[purl], nil }
 
-func engines(t *testing.T) map[string]func() *store.DB {
-	return map[string]func() *store.DB{
-		"sqlite": func() *store.DB {
-			db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return db
-		},
-		"postgres": func() *store.DB {
-			db, err := store.Open(context.Background(), pgtest.DSN(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return db
-		},
-	}
-}
+func (f fakeIntel) EOL(string) (*sentinel.EOLStatus, error) { return nil, nil }
 
 func events(t *testing.T, db *store.DB, org *sentinel.Organization, typ string) []*sentinel.Event {
 	t.Helper()
-	es, err := db.FindEvents(context.Background(), store.EventFilter{OrgID: org.ID, Type: typ, Limit: 1000})
+	es, err := db.FindEvents(context.Background(), sentinel.EventFilter{OrgID: org.ID, Type: typ, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,16 +33,16 @@ func events(t *testing.T, db *store.DB, org *sentinel.Organization, typ string) 
 const lodash = "pkg:npm/lodash@4.17.15"
 
 func TestLifecycle(t *testing.T) {
-	for name, open := range engines(t) {
+	for name, open := range testenv.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			db := open()
 			now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-			db.Now = func() time.Time { return now }
+			db.Clock = func() time.Time { return now }
 			org := storetest.MustOrg(t, db, "acme")
 			intel := fakeIntel{lodash: {{ID: "GHSA-p6mc-m468-83gw", Aliases: []string{"CVE-2020-8203"}, Severity: "high",
 				CVSSScore: 7.4, FixedVersions: []string{"4.17.19"}, NearestFix: "4.17.19"}}}
-			e := &finding.Engine{DB: db, Intel: func() finding.Matcher { return intel }}
+			e := &finding.Engine{DB: store.Bind[finding.Tx](db), Intel: func() finding.Matcher { return intel }}
 			in := finding.Input{Org: org, Asset: "web-1", Components: []sentinel.Component{{Purl: lodash}, {Purl: "pkg:npm/left-pad@1.0.0"}}}
 
 			res, err := e.Reconcile(ctx, in)
@@ -72,7 +52,7 @@ func TestLifecycle(t *testing.T) {
 			if res.Created != 1 || res.Open != 1 {
 				t.Fatalf("first reconcile: %+v", res)
 			}
-			fs, _, _ := db.FindFindings(ctx, store.FindingFilter{OrgID: org.ID})
+			fs, _, _ := db.FindFindings(ctx, sentinel.FindingFilter{OrgID: org.ID})
 			f := fs[0]
 			if f.Category != "vulnerable_component" || f.CWE != "CWE-1395" || f.RiskScore != 74 || f.Band != "high" ||
 				!f.SLADueAt.Equal(now.Add(168*time.Hour)) || f.Status != "open" || len(f.Compliance) == 0 || f.AssetName != "web-1" {
@@ -158,16 +138,16 @@ func TestLifecycle(t *testing.T) {
 
 func TestApplyAndSweep(t *testing.T) {
 	ctx := context.Background()
-	db := engines(t)["sqlite"]()
+	db := testenv.Stores(t)["sqlite"]()
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	org := storetest.MustOrg(t, db, "acme")
 	intel := fakeIntel{lodash: {{ID: "GHSA-1", Severity: "critical", CVSSScore: 9.8}}}
-	e := &finding.Engine{DB: db, Intel: func() finding.Matcher { return intel }}
+	e := &finding.Engine{DB: store.Bind[finding.Tx](db), Intel: func() finding.Matcher { return intel }}
 	if _, err := e.Reconcile(ctx, finding.Input{Org: org, Asset: "h", Components: []sentinel.Component{{Purl: lodash}}}); err != nil {
 		t.Fatal(err)
 	}
-	fs, _, _ := db.FindFindings(ctx, store.FindingFilter{OrgID: org.ID})
+	fs, _, _ := db.FindFindings(ctx, sentinel.FindingFilter{OrgID: org.ID})
 	id := fs[0].ID
 	actor := sentinel.Actor{KeyID: "key_x"}
 	str := func(s string) *string { return &s }
@@ -216,7 +196,7 @@ func TestApplyAndSweep(t *testing.T) {
 	if n := len(events(t, db, org, sentinel.EventFindingSLABreached)); n != 1 {
 		t.Errorf("sla_breached events: %d, want 1", n)
 	}
-	entries, _, _ := db.FindAuditEntries(ctx, store.AuditFilter{OrgID: org.ID})
+	entries, _, _ := db.FindAuditEntries(ctx, sentinel.AuditFilter{OrgID: org.ID})
 	if len(entries) < 2 {
 		t.Errorf("audit entries: %d", len(entries))
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Update is an operator's change to a finding; nil fields stay.
@@ -24,7 +23,7 @@ const MaxAcceptance = 366 * 24 * time.Hour
 // Errors: ENOTFOUND, EINVALID.
 func (e *Engine) Apply(ctx context.Context, org *sentinel.Organization, id string, u Update, actor sentinel.Actor) (*sentinel.Finding, error) {
 	var out *sentinel.Finding
-	err := e.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := e.DB.Update(ctx, func(tx Tx) error {
 		f, err := tx.FindingForUpdate(ctx, org.ID, id)
 		if err != nil {
 			return err
@@ -41,7 +40,7 @@ func (e *Engine) Apply(ctx context.Context, org *sentinel.Organization, id strin
 				if reason == "" {
 					return sentinel.InvalidField("reason", "accepting a risk needs a reason")
 				}
-				if u.AcceptedUntil == nil || !u.AcceptedUntil.After(tx.Now) || u.AcceptedUntil.Sub(tx.Now) > MaxAcceptance {
+				if u.AcceptedUntil == nil || !u.AcceptedUntil.After(tx.Now()) || u.AcceptedUntil.Sub(tx.Now()) > MaxAcceptance {
 					return sentinel.InvalidField("accepted_until", "accepting a risk needs accepted_until, a time in the next 366 days")
 				}
 				t := u.AcceptedUntil.UTC().Truncate(time.Millisecond)
@@ -97,6 +96,9 @@ func (e *Engine) Apply(ctx context.Context, org *sentinel.Organization, id strin
 		out = f
 		return nil
 	})
+	if err == nil {
+		e.forgetSummaries(org.ID)
+	}
 	return out, err
 }
 
@@ -112,7 +114,7 @@ func (e *Engine) Sweep(ctx context.Context) (breached int, err error) {
 			break
 		}
 		for _, f := range fs {
-			err := e.DB.InTx(ctx, func(tx *store.Tx) error {
+			err := e.DB.Update(ctx, func(tx Tx) error {
 				ok, err := tx.MarkSLABreached(ctx, f.ID)
 				if err != nil || !ok {
 					return err
@@ -139,7 +141,7 @@ func (e *Engine) Sweep(ctx context.Context) (breached int, err error) {
 		return breached, err
 	}
 	for _, x := range expired {
-		err := e.DB.InTx(ctx, func(tx *store.Tx) error {
+		err := e.DB.Update(ctx, func(tx Tx) error {
 			f, err := tx.FindingForUpdate(ctx, x.OrgID, x.ID)
 			if err != nil || f.Status != sentinel.StatusAccepted {
 				return err
@@ -157,6 +159,38 @@ func (e *Engine) Sweep(ctx context.Context) (breached int, err error) {
 		if err != nil {
 			return breached, err
 		}
+		e.forgetSummaries(x.OrgID)
 	}
 	return breached, nil
+}
+
+// Resolve resolves the open and accepted findings among fs, with reason,
+// each with its finding.status_changed event, and returns how many it
+// resolved (archiving an indicator resolves its findings).
+func (e *Engine) Resolve(ctx context.Context, org *sentinel.Organization, fs []*sentinel.Finding, reason string, actor sentinel.Actor) (int, error) {
+	n := 0
+	for _, x := range fs {
+		var resolved bool
+		err := e.DB.Update(ctx, func(tx Tx) error {
+			resolved = false
+			f, err := tx.FindingForUpdate(ctx, org.ID, x.ID)
+			if err != nil || (f.Status != sentinel.StatusOpen && f.Status != sentinel.StatusAccepted) {
+				return err
+			}
+			prev, now := f.Status, tx.Now()
+			f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusResolved, reason, &now
+			if err := tx.SaveFinding(ctx, f); err != nil {
+				return err
+			}
+			resolved = true
+			return emitStatus(ctx, tx, org, f, prev, actor.KeyID)
+		})
+		if err != nil {
+			return n, err
+		}
+		if resolved {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -84,3 +84,19 @@ func jsonKind(k string) string {
 	}
 	return fmt.Sprintf("a %s", k)
 }
+
+// DecodeOptionalJSON is DecodeJSON for a body that may be absent: an empty
+// body leaves v as it is; anything else must be one valid JSON object.
+func DecodeOptionalJSON(r io.Reader, max int64, v any) error {
+	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return sentinel.Errorf(sentinel.EINVALID, "the request body could not be read")
+	}
+	if int64(len(data)) > max {
+		return sentinel.Errorf(sentinel.ETOOLARGE, "the request body is larger than %d bytes", max)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil
+	}
+	return decodeBytes(data, v)
+}

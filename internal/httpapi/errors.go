@@ -9,7 +9,7 @@ import (
 )
 
 // errorStatus is the one table from domain error codes to HTTP: status and
-// the error code the body carries (DESIGN.md's error table).
+// the error code the body carries (the error table of docs/design.md).
 var errorStatus = map[string]struct {
 	status int
 	code   string
@@ -35,6 +35,9 @@ type ErrorBody struct {
 	RequestID     string `json:"request_id"`
 	Field         string `json:"field,omitempty"`
 	RequiredScope string `json:"required_scope,omitempty"`
+	// Errors are the individual problems of an invalid_request, when there
+	// are several (an SBOM that fails its schema): path and reason.
+	Errors []sentinel.ErrorDetail `json:"errors,omitempty"`
 }
 
 // StatusOf returns the HTTP status and body code for err.
@@ -52,7 +55,7 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	status, code := StatusOf(err)
 	body := ErrorBody{Error: code, Message: sentinel.ErrorMessage(err), RequestID: requestID(r.Context())}
 	if e := sentinel.AsError(err); e != nil {
-		body.Field, body.RequiredScope = e.Field, e.Scope
+		body.Field, body.RequiredScope, body.Errors = e.Field, e.Scope, e.Details
 	}
 	if status >= 500 {
 		s.Logger.LogAttrs(r.Context(), slog.LevelError, "request failed", slog.String("request_id", body.RequestID),

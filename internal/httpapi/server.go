@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,8 +24,6 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/ratelimit"
-	"github.com/sentinel-sca/sentinel/internal/scancap"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Rate-limit classes (specification, Limits).
@@ -68,23 +67,26 @@ type Route struct {
 
 // Server is the API's http.Handler.
 type Server struct {
-	DB      *store.DB
+	// Auth resolves a request's Authorization header to its principal
+	// (package keys); routes with a scope need it.
+	Auth    Authenticator
 	Logger  *slog.Logger
 	Limiter ratelimit.Limiter
-	Cap     *scancap.Cap
 	// MaxBody bounds JSON request bodies (default 1 MiB); routes that take
 	// uploads set their own.
 	MaxBody int64
 	// Version is reported by /openapi.json and /healthz.
 	Version string
-	// Ready reports whether the service can serve (for /readyz); nil means
-	// only the store is checked.
+	// Ready reports whether the service can serve (for /readyz): the store
+	// answers, intel is loaded; nil means always.
 	Ready func(ctx context.Context) error
+	// ReadyDetail, when set, adds fields to a ready answer (the intel's
+	// age).
+	ReadyDetail func(ctx context.Context) map[string]any
 
 	mux      *http.ServeMux
 	routes   []Route
 	patterns []string
-	keys     authCache
 	metrics  *metrics
 	registry *prometheus.Registry
 	once     sync.Once
@@ -120,9 +122,11 @@ func (s *Server) Routes() []Route { s.init(); return append([]Route(nil), s.rout
 // Patterns returns every pattern registered on the mux.
 func (s *Server) Patterns() []string { s.init(); return append([]string(nil), s.patterns...) }
 
-// InvalidateKey drops a revoked key from this replica's cache at once.
-// Other replicas drop it when their cache entry expires (authCacheTTL).
-func (s *Server) InvalidateKey(keyID string) { s.keys.invalidate(keyID) }
+// Authenticator resolves an Authorization header to a principal.
+// Errors: EUNAUTHORIZED.
+type Authenticator interface {
+	Authenticate(ctx context.Context, authorization string) (*sentinel.Principal, error)
+}
 
 func (s *Server) init() {
 	s.once.Do(func() {
@@ -142,7 +146,6 @@ func (s *Server) init() {
 			s.WriteError(w, r, sentinel.Errorf(sentinel.ENOTFOUND, "no route for %s %s; see /openapi.json", r.Method, r.URL.Path))
 		})
 		s.handle(s.baseRoutes())
-		s.handle(s.keyRoutes())
 	})
 }
 
@@ -161,18 +164,23 @@ func (s *Server) baseRoutes() []Route {
 				WriteJSON(w, 200, map[string]string{"status": "ok", "version": s.Version})
 				return nil
 			}},
-		{Method: "GET", Path: "/readyz", Summary: "Readiness: the store answers and intel is loaded.", Response: map[string]string{},
+		{Method: "GET", Path: "/readyz", Summary: "Readiness: the store answers and advisories are loaded (503 says why not); the intel's age.", Response: map[string]any{},
 			Handler: func(w http.ResponseWriter, r *http.Request) error {
 				ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 				defer cancel()
-				err := s.DB.Ping(ctx)
-				if err == nil && s.Ready != nil {
+				var err error
+				if s.Ready != nil {
 					err = s.Ready(ctx)
 				}
 				if err != nil {
 					return sentinel.Errorf(sentinel.EUNAVAILABLE, "not ready: %v", err)
 				}
-				WriteJSON(w, 200, map[string]string{"status": "ready"})
+				body := map[string]any{}
+				if s.ReadyDetail != nil {
+					body = s.ReadyDetail(ctx)
+				}
+				body["status"] = "ready"
+				WriteJSON(w, 200, body)
 				return nil
 			}},
 		{Method: "GET", Path: "/metrics", Summary: "Prometheus metrics.",
@@ -253,6 +261,10 @@ func (s *Server) wrap(rt Route) http.Handler {
 			}
 			return
 		}
+		// Nothing an API key reads may sit in a cache: several answers
+		// carry a secret shown once (a new key, a webhook secret, a
+		// bundle's password, an enrollment token).
+		w.Header().Set("Cache-Control", "no-store")
 		p, authErr := s.authenticate(r)
 		if !s.limit(w, r, rt, p) {
 			return
@@ -262,8 +274,7 @@ func (s *Server) wrap(rt Route) http.Handler {
 			return
 		}
 		if !p.Has(rt.Scope) {
-			s.WriteError(w, r, &sentinel.Error{Code: sentinel.EFORBIDDEN, Scope: rt.Scope,
-				Message: "this API key lacks the scope " + rt.Scope + "; create a key that holds it"})
+			s.WriteError(w, r, scopeError(p, rt.Scope))
 			return
 		}
 		r = r.WithContext(NewContextWithPrincipal(r.Context(), p))
@@ -271,6 +282,36 @@ func (s *Server) wrap(rt Route) http.Handler {
 			s.WriteError(w, r, err)
 		}
 	})
+}
+
+// authenticate returns the request's principal: the one ServeAs gave, or
+// the API key of its Authorization header.
+func (s *Server) authenticate(r *http.Request) (*sentinel.Principal, error) {
+	if p, ok := r.Context().Value(servedAsKey).(*sentinel.Principal); ok && p != nil {
+		return p, nil
+	}
+	return s.Auth.Authenticate(r.Context(), r.Header.Get("Authorization"))
+}
+
+// scopeError is the 403 of a principal that lacks scope: an API key's, or
+// a portal user's, whose role decides its scopes.
+func scopeError(p *sentinel.Principal, scope string) error {
+	msg := "this API key lacks the scope " + scope + "; create a key that holds it"
+	if strings.HasPrefix(p.KeyID, sentinel.PrefixUser) {
+		msg = "your role lacks the scope " + scope + "; ask an administrator of the organization for a role that holds it"
+	}
+	return &sentinel.Error{Code: sentinel.EFORBIDDEN, Scope: scope, Message: msg}
+}
+
+// ServeAs serves r in process on behalf of p, a principal its caller has
+// already authenticated (the portal's signed-in user): r goes through the
+// same route, rate limit, scope check, handler and error mapping as an API
+// request with an API key, only without an Authorization header. The
+// context key that carries p is unexported, so nothing that arrives from
+// the network can set it. This is how the portal stays one more client of
+// the API rather than a second set of rules (docs/design.md, The portal).
+func (s *Server) ServeAs(w http.ResponseWriter, r *http.Request, p *sentinel.Principal) {
+	s.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), servedAsKey, p)))
 }
 
 // limit counts the request and sets the X-RateLimit-* headers that every

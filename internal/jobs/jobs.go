@@ -14,6 +14,8 @@
 package jobs
 
 import (
+	sentinel "github.com/sentinel-sca/sentinel"
+
 	"context"
 	"errors"
 	"fmt"
@@ -22,13 +24,11 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
-
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // Handler does one job. Returning nil completes it; an error retries it
 // with backoff, unless wrapped by Permanent or RetryAt.
-type Handler func(ctx context.Context, j *store.Job) error
+type Handler func(ctx context.Context, j *sentinel.Job) error
 
 type permanentError struct{ err error }
 
@@ -74,9 +74,25 @@ type Periodic struct {
 	Delay time.Duration
 }
 
+// Store is the durable queue a Runner works on; the store implements it.
+type Store interface {
+	sentinel.Clock
+	// ClaimJobs leases up to n due jobs of the kinds for lease; each claim
+	// counts as an attempt.
+	ClaimJobs(ctx context.Context, kinds []string, n int, lease time.Duration) ([]*sentinel.Job, error)
+	// ExtendJobLease renews a running attempt's lease.
+	ExtendJobLease(ctx context.Context, id int64, attempt int, lease time.Duration) error
+	// CompleteJob and RetryJob finish an attempt; an attempt that is no
+	// longer the job's current one is ignored.
+	CompleteJob(ctx context.Context, id int64, attempt int) error
+	RetryJob(ctx context.Context, id int64, attempt int, cause string, retryAt time.Time) error
+	// SchedulePeriodic creates a periodic schedule unless it exists.
+	SchedulePeriodic(ctx context.Context, name, kind string, args []byte, interval time.Duration, first time.Time) (bool, error)
+}
+
 // Runner claims and runs jobs.
 type Runner struct {
-	DB     *store.DB
+	DB     Store
 	Logger *slog.Logger
 	// Workers is how many jobs run at once (default 4).
 	Workers int
@@ -90,6 +106,7 @@ type Runner struct {
 
 	mu       sync.Mutex
 	handlers map[string]Handler
+	timeouts map[string]time.Duration
 	periodic []Periodic
 	wake     chan struct{}
 }
@@ -102,6 +119,17 @@ func (r *Runner) Register(kind string, h Handler) {
 		r.handlers = map[string]Handler{}
 	}
 	r.handlers[kind] = h
+}
+
+// TimeoutFor bounds one attempt of kind by d instead of Timeout, for jobs
+// that take longer (a full intel download). Call before Run.
+func (r *Runner) TimeoutFor(kind string, d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.timeouts == nil {
+		r.timeouts = map[string]time.Duration{}
+	}
+	r.timeouts[kind] = d
 }
 
 // Every schedules a periodic job. Call before Run.
@@ -167,7 +195,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	sem := make(chan struct{}, r.Workers)
 	for ctx.Err() == nil {
 		free := cap(sem) - len(sem)
-		var claimed []*store.Job
+		var claimed []*sentinel.Job
 		if free > 0 && len(kinds) > 0 {
 			var err error
 			claimed, err = r.DB.ClaimJobs(ctx, kinds, free, r.Lease)
@@ -219,11 +247,15 @@ func (r *Runner) schedule(ctx context.Context, ps []Periodic) {
 	}
 }
 
-func (r *Runner) run(ctx context.Context, j *store.Job) {
+func (r *Runner) run(ctx context.Context, j *sentinel.Job) {
 	r.mu.Lock()
 	h := r.handlers[j.Kind]
+	timeout := r.Timeout
+	if d, ok := r.timeouts[j.Kind]; ok {
+		timeout = d
+	}
 	r.mu.Unlock()
-	jctx, cancel := context.WithTimeout(ctx, r.Timeout)
+	jctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	// Renew the lease while the job runs.
@@ -272,7 +304,7 @@ func (r *Runner) run(ctx context.Context, j *store.Job) {
 	}
 }
 
-func safeRun(ctx context.Context, h Handler, j *store.Job) (err error) {
+func safeRun(ctx context.Context, h Handler, j *sentinel.Job) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("job panicked: %v\n%s", v, debug.Stack())

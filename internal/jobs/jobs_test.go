@@ -1,55 +1,23 @@
 package jobs_test
 
 import (
+	sentinel "github.com/sentinel-sca/sentinel"
+
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/jobs"
-	"github.com/sentinel-sca/sentinel/internal/store"
-	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
-
-func engines(t *testing.T) map[string]func() *store.DB {
-	return map[string]func() *store.DB{
-		"sqlite": func() *store.DB {
-			db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return db
-		},
-		"postgres": func() *store.DB {
-			db, err := store.Open(context.Background(), pgtest.DSN(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			return db
-		},
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
 
 // TestRunnerRetriesAndCompletes runs jobs on two runners sharing one store
 // (two replicas): each job runs to completion exactly once, failures retry.
 func TestRunnerRetriesAndCompletes(t *testing.T) {
-	for name, open := range engines(t) {
+	for name, open := range testenv.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			db := open()
 			ctx, cancel := context.WithCancel(context.Background())
@@ -57,7 +25,7 @@ func TestRunnerRetriesAndCompletes(t *testing.T) {
 			var mu sync.Mutex
 			done := map[string]int{}
 			var failures atomic.Int32
-			h := func(ctx context.Context, j *store.Job) error {
+			h := func(ctx context.Context, j *sentinel.Job) error {
 				if string(j.Args) == `"flaky"` && j.Attempts < 3 {
 					failures.Add(1)
 					return jobs.RetryAt(time.Now(), errors.New("transient"))
@@ -78,13 +46,13 @@ func TestRunnerRetriesAndCompletes(t *testing.T) {
 				go func() { defer wg.Done(); _ = r.Run(ctx) }()
 			}
 			for _, a := range []string{`"a"`, `"b"`, `"flaky"`, `"bad"`} {
-				if _, _, err := db.Enqueue(ctx, "t", []byte(a), store.EnqueueOptions{}); err != nil {
+				if _, _, err := db.Enqueue(ctx, "t", []byte(a), sentinel.EnqueueOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}
-			waitFor(t, "jobs", func() bool {
-				n, _ := db.CountJobs(ctx, "t", store.JobCompleted)
-				f, _ := db.CountJobs(ctx, "t", store.JobFailed)
+			testenv.WaitFor(t, 20*time.Second, "jobs", func() bool {
+				n, _ := db.CountJobs(ctx, "t", sentinel.JobCompleted)
+				f, _ := db.CountJobs(ctx, "t", sentinel.JobFailed)
 				return n == 3 && f == 1
 			})
 			cancel()
@@ -106,22 +74,27 @@ func TestRunnerRetriesAndCompletes(t *testing.T) {
 // TestPeriodicOncePerPeriod starts three schedulers (replicas) and checks
 // that one period enqueues one job.
 func TestPeriodicOncePerPeriod(t *testing.T) {
-	for name, open := range engines(t) {
+	for name, open := range testenv.Stores(t) {
 		t.Run(name, func(t *testing.T) {
 			db := open()
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			var runs atomic.Int32
 			var wg sync.WaitGroup
-			for i := 0; i < 3; i++ {
-				r := &jobs.Runner{DB: db, Poll: 20 * time.Millisecond}
-				r.Register("tick", func(context.Context, *store.Job) error { runs.Add(1); return nil })
+			var counted [3]*countingStore
+			for i := range counted {
+				counted[i] = &countingStore{Store: db}
+				r := &jobs.Runner{DB: counted[i], Poll: 20 * time.Millisecond}
+				r.Register("tick", func(context.Context, *sentinel.Job) error { runs.Add(1); return nil })
 				r.Every(jobs.Periodic{Name: "tick", Kind: "tick", Interval: time.Hour})
 				wg.Add(1)
 				go func() { defer wg.Done(); _ = r.Run(ctx) }()
 			}
-			waitFor(t, "first run", func() bool { return runs.Load() >= 1 })
-			time.Sleep(1500 * time.Millisecond) // every scheduler has ticked again
+			testenv.WaitFor(t, 20*time.Second, "first run", func() bool { return runs.Load() >= 1 })
+			for _, c := range counted {
+				ticks := c.schedules.Load()
+				testenv.WaitFor(t, 20*time.Second, "every scheduler to tick again", func() bool { return c.schedules.Load() > ticks })
+			}
 			cancel()
 			wg.Wait()
 			if n := runs.Load(); n != 1 {
@@ -131,26 +104,39 @@ func TestPeriodicOncePerPeriod(t *testing.T) {
 	}
 }
 
+// countingStore counts the schedulers' ticks: each tick asks the store to
+// schedule the periodic job.
+type countingStore struct {
+	jobs.Store
+	schedules atomic.Int32
+}
+
+func (c *countingStore) SchedulePeriodic(ctx context.Context, name, kind string, args []byte, interval time.Duration, first time.Time) (bool, error) {
+	ok, err := c.Store.SchedulePeriodic(ctx, name, kind, args, interval, first)
+	c.schedules.Add(1)
+	return ok, err
+}
+
 // TestPanicIsAFailure checks that a panicking handler does not take the
 // runner down and its job is retried.
 func TestPanicIsAFailure(t *testing.T) {
-	db := engines(t)["sqlite"]()
+	db := testenv.Stores(t)["sqlite"]()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var calls atomic.Int32
 	r := &jobs.Runner{DB: db, Poll: 20 * time.Millisecond}
-	r.Register("p", func(ctx context.Context, j *store.Job) error {
+	r.Register("p", func(ctx context.Context, j *sentinel.Job) error {
 		if calls.Add(1) == 1 {
 			panic("boom")
 		}
 		return nil
 	})
-	id, _, _ := db.Enqueue(ctx, "p", nil, store.EnqueueOptions{})
+	id, _, _ := db.Enqueue(ctx, "p", nil, sentinel.EnqueueOptions{})
 	go func() { _ = r.Run(ctx) }()
 	// The default backoff after one failure is 1-1.2 s.
-	waitFor(t, "retry after panic", func() bool {
+	testenv.WaitFor(t, 20*time.Second, "retry after panic", func() bool {
 		j, _ := db.FindJob(ctx, id)
-		return j.State == store.JobCompleted
+		return j.State == sentinel.JobCompleted
 	})
 	j, _ := db.FindJob(ctx, id)
 	if j.Attempts != 2 {

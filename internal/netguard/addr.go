@@ -37,15 +37,25 @@ type prefixClass struct {
 	c *class
 }
 
-// metadata holds the instance metadata endpoints of the large clouds. They sit
-// inside ranges refused anyway, but stay refused under AllowPrivate.
+// metadata holds the instance metadata and platform endpoints of the
+// clouds: credentials, configuration and host agents a workload can reach
+// and a stranger must not, through us. Most sit inside ranges refused
+// anyway; they stay refused under AllowPrivate. Some are public addresses
+// (Azure's WireServer): the list is what refuses them at all.
 var metadata = []netip.Addr{
-	netip.MustParseAddr("169.254.169.254"), // AWS, GCP, Azure, OCI, DigitalOcean, ...
+	netip.MustParseAddr("169.254.169.254"), // AWS, GCP, Azure, OCI, DigitalOcean, Hetzner, OpenStack, ...
+	netip.MustParseAddr("169.254.169.253"), // AWS VPC DNS resolver
+	netip.MustParseAddr("169.254.169.123"), // AWS Time Sync
 	netip.MustParseAddr("169.254.170.2"),   // AWS ECS task credentials
 	netip.MustParseAddr("169.254.170.23"),  // AWS EKS Pod Identity agent
-	netip.MustParseAddr("100.100.100.200"), // Alibaba Cloud
 	netip.MustParseAddr("fd00:ec2::254"),   // AWS IMDS over IPv6
+	netip.MustParseAddr("fd00:ec2::253"),   // AWS VPC DNS resolver over IPv6
+	netip.MustParseAddr("fd00:ec2::123"),   // AWS Time Sync over IPv6
 	netip.MustParseAddr("fd00:ec2::23"),    // AWS EKS Pod Identity agent over IPv6
+	netip.MustParseAddr("168.63.129.16"),   // Azure WireServer (host agent, platform DNS): a public address
+	netip.MustParseAddr("192.0.0.192"),     // Oracle Cloud metadata
+	netip.MustParseAddr("100.100.100.200"), // Alibaba Cloud
+	netip.MustParseAddr("169.254.0.23"),    // Tencent Cloud
 }
 
 // v4Ranges is checked in order; the first match wins. Addresses in none of

@@ -25,6 +25,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -52,6 +53,10 @@ type Policy struct {
 	// Unspecified, multicast, broadcast, reserved and cloud metadata addresses
 	// stay refused.
 	AllowPrivate bool
+	// AllowHTTP permits plain http to public addresses too: external scans
+	// read what any visitor sees, and many sites still serve http. Webhook
+	// deliveries, which carry signed data, never set it.
+	AllowHTTP bool
 	// Resolver resolves host names; nil means net.DefaultResolver.
 	Resolver Resolver
 }
@@ -146,7 +151,7 @@ func checkStatic(u *url.URL, p Policy) error {
 	scheme := strings.ToLower(u.Scheme)
 	switch {
 	case scheme == "https":
-	case scheme == "http" && p.AllowPrivate:
+	case scheme == "http" && (p.AllowPrivate || p.AllowHTTP):
 	case scheme == "":
 		return refused("", netip.Addr{}, "the url has no scheme; use https")
 	default:
@@ -218,7 +223,9 @@ func (p Policy) control(network, address string, _ syscall.RawConn) error {
 		return refused(address, netip.Addr{}, "dialled address %q is not an IP address and port", address)
 	}
 	if ok, c := allowed(ap.Addr(), p); !ok {
-		return refused(address, ap.Addr(), "connection to %s refused: it is %s, which is not allowed", ap.Addr(), c.what)
+		// The address itself stays out of the message: it may be what a
+		// name resolved to inside Sentinel's own network.
+		return refused(address, ap.Addr(), "connection refused: the destination is %s, which is not allowed", c.what)
 	}
 	return nil
 }
@@ -328,4 +335,40 @@ func (g *guardedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	return g.next.RoundTrip(r)
+}
+
+// Describe returns a one-sentence account of a failed request that is safe
+// to show to whoever supplied the URL (a webhook's last_error): a refusal's
+// reason, or what kind of network failure it was, never an address the
+// host resolved to.
+func Describe(err error) string {
+	var ge *Error
+	if errors.As(err, &ge) {
+		return ge.Reason
+	}
+	var dns *net.DNSError
+	if errors.As(err, &dns) {
+		return fmt.Sprintf("host %q could not be resolved", dns.Name)
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "no answer in time"
+	}
+	var cv *tls.CertificateVerificationError
+	if errors.As(err, &cv) {
+		return "the TLS certificate did not verify: " + cv.Err.Error()
+	}
+	var re tls.RecordHeaderError
+	if errors.As(err, &re) {
+		return "the server did not speak TLS"
+	}
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return "the connection was closed before an answer"
+	case errors.Is(err, syscall.EHOSTUNREACH), errors.Is(err, syscall.ENETUNREACH):
+		return "the host is unreachable"
+	}
+	return "the request failed"
 }

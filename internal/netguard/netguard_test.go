@@ -71,6 +71,7 @@ func TestCheckURL(t *testing.T) {
 		name         string
 		url          string
 		allowPrivate bool
+		allowHTTP    bool
 		wantRefused  bool   // errors.Is(err, ErrRefused)
 		wantErr      bool   // any error
 		wantMsg      string // substring of the message, when set
@@ -171,6 +172,13 @@ func TestCheckURL(t *testing.T) {
 		{name: "private_link_local", url: "https://169.254.1.1/", allowPrivate: true},
 		{name: "private_name", url: "https://private.test/", allowPrivate: true},
 		{name: "private_metadata", url: "http://169.254.169.254/", allowPrivate: true, wantRefused: true, wantMsg: "cloud metadata"},
+		{name: "azure_wireserver", url: "https://168.63.129.16/", wantRefused: true, wantMsg: "cloud metadata"},
+		{name: "private_azure_wireserver", url: "http://168.63.129.16/", allowPrivate: true, wantRefused: true, wantMsg: "cloud metadata"},
+		{name: "oracle_metadata", url: "https://192.0.0.192/", wantRefused: true, wantMsg: "cloud metadata"},
+		{name: "private_oracle_metadata", url: "http://192.0.0.192/opc/v2/instance/", allowPrivate: true, wantRefused: true, wantMsg: "cloud metadata"},
+		{name: "private_alibaba_metadata", url: "http://100.100.100.200/latest/meta-data/", allowPrivate: true, wantRefused: true},
+		{name: "private_tencent_metadata", url: "http://169.254.0.23/", allowPrivate: true, wantRefused: true},
+		{name: "private_aws_dns_v6", url: "http://[fd00:ec2::253]/", allowPrivate: true, wantRefused: true},
 		{name: "private_metadata_v6", url: "http://[fd00:ec2::254]/", allowPrivate: true, wantRefused: true},
 		{name: "private_metadata_mapped", url: "http://[::ffff:169.254.169.254]/", allowPrivate: true, wantRefused: true},
 		{name: "private_metadata_name", url: "http://metadata.test/", allowPrivate: true, wantRefused: true},
@@ -181,10 +189,17 @@ func TestCheckURL(t *testing.T) {
 		{name: "private_ftp", url: "ftp://10.0.0.1/", allowPrivate: true, wantRefused: true},
 		{name: "private_userinfo", url: "http://u@10.0.0.1/", allowPrivate: true, wantRefused: true},
 		{name: "private_decimal", url: "http://2130706433/", allowPrivate: true, wantRefused: true},
+
+		// AllowHTTP opens http to public addresses, nothing else.
+		{name: "http_public", url: "http://public.test/", allowHTTP: true},
+		{name: "http_private_still_refused", url: "http://private.test/", allowHTTP: true, wantRefused: true},
+		{name: "http_loopback_still_refused", url: "http://127.0.0.1/", allowHTTP: true, wantRefused: true},
+		{name: "http_metadata_still_refused", url: "http://169.254.169.254/", allowHTTP: true, wantRefused: true},
+		{name: "http_ftp_still_refused", url: "ftp://public.test/", allowHTTP: true, wantRefused: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := netguard.Policy{AllowPrivate: tt.allowPrivate, Resolver: newFakeResolver()}
+			p := netguard.Policy{AllowPrivate: tt.allowPrivate, AllowHTTP: tt.allowHTTP, Resolver: newFakeResolver()}
 			err := netguard.CheckURL(context.Background(), tt.url, p)
 			wantErr := tt.wantErr || tt.wantRefused
 			if (err != nil) != wantErr {

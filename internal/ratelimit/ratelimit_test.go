@@ -6,13 +6,13 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/ratelimit"
-	"github.com/sentinel-sca/sentinel/internal/secret"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 	"github.com/sentinel-sca/sentinel/internal/testing/redistest"
 )
 
 func exercise(t *testing.T, newLimiter func() ratelimit.Limiter) {
 	ctx := context.Background()
-	key := "write:" + secret.Token(8)
+	key := "write:" + seal.Token(8)
 	a, b := newLimiter(), newLimiter() // two replicas
 	for i := 1; i <= 60; i++ {
 		l := a
@@ -31,7 +31,7 @@ func exercise(t *testing.T, newLimiter func() ratelimit.Limiter) {
 	if r.Allowed || r.Remaining != 0 {
 		t.Errorf("61st request: %+v, want refused", r)
 	}
-	if r, _ := b.Allow(ctx, "write:"+secret.Token(8), 60, time.Minute); !r.Allowed {
+	if r, _ := b.Allow(ctx, "write:"+seal.Token(8), 60, time.Minute); !r.Allowed {
 		t.Errorf("another key refused: %+v", r)
 	}
 }

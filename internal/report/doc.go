@@ -4,7 +4,7 @@
 //
 // New builds a Report from the extracted components and the match results
 // (from the service's POST /v1/sca/gate or from an offline intel snapshot:
-// both give the same Result shape), applies suppressions (an ignore file
+// both give sentinel.MatchResult), applies suppressions (an ignore file
 // and OpenVEX documents) and decides the verdict. The writers read only the
 // Report:
 //
@@ -22,13 +22,14 @@
 // # Verdict and exit codes
 //
 // The verdict follows the specification (Errors, exit codes of the CI gate)
-// and the service's own rule (intelsvc.Verdict, which a test checks this
-// package agrees with): any unsuppressed known-exploited match is "kev"
-// (70), else any unsuppressed match "vulnerable" (71), else "ok" (72).
-// Suppressed matches are listed but never counted. End-of-life status and
-// undecided advisories are reported but do not change the verdict, as on the
-// service. The rule is repeated here rather than imported so that the agent
-// binary does not link the service's store and HTTP packages.
+// and is the service's own rule, sentinel.DecideGate, applied to the match
+// results with the suppressed matches removed: any unsuppressed
+// known-exploited match is "kev" (70), else any unsuppressed match
+// "vulnerable" (71), else "ok" (72). Suppressed matches are listed but never
+// counted. End-of-life status and undecided advisories are reported but do
+// not change the verdict, as on the service. The rule and the result type
+// live in the domain package so that the agent shares them with the service
+// without linking the service's store and HTTP packages.
 //
 // # Ignore file
 //

@@ -11,39 +11,12 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
-// Exit codes of the CI gate (specification, Errors). They equal the
-// service's intelsvc.ExitKEV, ExitVulnerable and ExitOK.
-const (
-	ExitKEV        = 70 // an unsuppressed known-exploited match
-	ExitVulnerable = 71 // an unsuppressed match, none known-exploited
-	ExitOK         = 72 // no unsuppressed match
-)
-
-// Verdicts, as the service names them in GateResponse.Verdict.
-const (
-	VerdictKEV        = "kev"
-	VerdictVulnerable = "vulnerable"
-	VerdictOK         = "ok"
-)
-
 // Schema names the JSON format and SchemaVersion its version; a consumer
 // checks both.
 const (
 	Schema        = "sentinel-ci-report"
 	SchemaVersion = 1
 )
-
-// Result is the match answer for one purl. Its JSON shape is the service's
-// intelsvc.MatchResult, so the gate's response decodes into it directly.
-type Result struct {
-	Purl      string                   `json:"purl"`
-	Matches   []sentinel.AdvisoryMatch `json:"matches"`
-	EOL       *sentinel.EOLStatus      `json:"eol,omitempty"`
-	Undecided []string                 `json:"undecided,omitempty"`
-	// Error is set for a purl the matcher could not parse; such a result
-	// counts as no component, as on the service.
-	Error string `json:"error,omitempty"`
-}
 
 // Input is what a gate run produced before any decision.
 type Input struct {
@@ -59,15 +32,28 @@ type Input struct {
 	Intel Intel
 	// Components are every extracted component (sbom.Result.Components).
 	Components []sentinel.Component
-	// Results are the match results of the components' purls.
-	Results []Result
+	// Results are the match results of the components' purls, from the
+	// service's gate or an offline intel index. A result with an Error
+	// counts as no component, as on the service.
+	Results []sentinel.MatchResult
 	// Skipped are the files extraction could not read.
 	Skipped []sbom.FileError
 	// Warnings are shown to the user and kept in the JSON output.
 	Warnings []string
 	// Created is the time of the run (zero in tests: it is then omitted).
 	Created time.Time
+	// Projects are the projects the manifests name (sbom.Result.Projects),
+	// for the CycloneDX output's metadata.component.
+	Projects []sentinel.Component
+	// FailOn is the lowest severity of a match that is not known-exploited
+	// that fails the gate (exit 71): critical, high, medium or low; empty
+	// means any match. A known-exploited match fails whatever it is, and
+	// a match whose severity is unknown is counted (fail closed).
+	FailOn string
 }
+
+// FailOnLevels are the values of Input.FailOn.
+var FailOnLevels = []string{sentinel.SeverityCritical, sentinel.SeverityHigh, sentinel.SeverityMedium, sentinel.SeverityLow}
 
 // Intel describes the source of the matches.
 type Intel struct {
@@ -88,17 +74,22 @@ type Tool struct {
 // Report is one gate run: every finding, suppressed or not, and the
 // verdict. It is the JSON output as is.
 type Report struct {
-	Schema        string `json:"schema"`
-	SchemaVersion int    `json:"schema_version"`
-	Tool          Tool   `json:"tool"`
+	projects      []sentinel.Component // for the CycloneDX output
+	Schema        string               `json:"schema"`
+	SchemaVersion int                  `json:"schema_version"`
+	Tool          Tool                 `json:"tool"`
 	// Root is the scanned directory as given.
 	Root    string    `json:"root"`
 	Project string    `json:"project,omitempty"`
 	Host    string    `json:"host,omitempty"`
 	Created time.Time `json:"created,omitzero"`
 	Intel   Intel     `json:"intel"`
-	// Verdict is kev, vulnerable or ok; ExitCode its exit code.
-	Verdict  string  `json:"verdict"`
+	// Verdict is kev, vulnerable or ok; ExitCode its exit code (70, 71,
+	// 72).
+	Verdict sentinel.Verdict `json:"verdict"`
+	// FailOn is the --fail-on severity the verdict was decided with
+	// (empty: any match fails).
+	FailOn   string  `json:"fail_on,omitempty"`
 	ExitCode int     `json:"exit_code"`
 	Summary  Summary `json:"summary"`
 	// Findings are sorted: known-exploited first, then by severity and
@@ -115,7 +106,8 @@ type Report struct {
 }
 
 // Summary counts a run. Components, Vulnerable, KEV and Advisories count
-// as the service's GateSummary does, over unsuppressed findings only.
+// as the service's sentinel.GateSummary does, over unsuppressed findings
+// only.
 type Summary struct {
 	// Components is the number of components checked (with a version).
 	Components int `json:"components"`
@@ -136,6 +128,9 @@ type Summary struct {
 	Undecided int `json:"undecided"`
 	// EndOfLife is the number of components past end of life.
 	EndOfLife int `json:"end_of_life"`
+	// BelowThreshold is the number of (component, advisory) matches
+	// listed but not counted: below the --fail-on severity.
+	BelowThreshold int `json:"below_threshold,omitempty"`
 }
 
 // Finding is one advisory affecting one component.
@@ -171,6 +166,8 @@ type Suppression struct {
 
 // EOLComponent is a component past end of life.
 type EOLComponent struct {
+	Name      string             `json:"name"`
+	Version   string             `json:"version"`
 	Purl      string             `json:"purl"`
 	Locations []string           `json:"locations"`
 	EOL       sentinel.EOLStatus `json:"eol"`
@@ -211,7 +208,6 @@ func New(in Input, sup *Suppressions) *Report {
 			r.Warnings = append(r.Warnings, fmt.Sprintf("%s was not checked: %s", res.Purl, res.Error))
 			continue
 		}
-		r.Summary.Components++
 		c := byPurl[res.Purl]
 		if c == nil {
 			c = &sentinel.Component{Purl: res.Purl, Name: res.Purl}
@@ -225,7 +221,7 @@ func New(in Input, sup *Suppressions) *Report {
 				Ecosystem: c.Ecosystem, Locations: locs, Advisory: m})
 		}
 		if res.EOL != nil && res.EOL.EOL {
-			r.EndOfLife = append(r.EndOfLife, EOLComponent{Purl: res.Purl, Locations: locs, EOL: *res.EOL})
+			r.EndOfLife = append(r.EndOfLife, EOLComponent{Name: c.Name, Version: c.Version, Purl: res.Purl, Locations: locs, EOL: *res.EOL})
 		}
 		if len(res.Undecided) > 0 {
 			r.Undecided = append(r.Undecided, Undecided{Purl: res.Purl, Advisories: res.Undecided})
@@ -237,35 +233,48 @@ func New(in Input, sup *Suppressions) *Report {
 		r.Findings[i].Suppressed = sup.match(&r.Findings[i])
 	}
 	slices.SortStableFunc(r.Findings, compareFindings)
-	r.decide()
+	r.projects, r.FailOn = in.Projects, in.FailOn
+	r.decide(in.Results)
 	return r
 }
 
-// decide counts unsuppressed findings per component and sets the verdict:
-// the service's rule (intelsvc.Verdict) over what is left.
-func (r *Report) decide() {
-	vulnerable := map[string]bool{}
-	kev := map[string]bool{}
+// counts reports whether a match fails the gate under the report's
+// --fail-on threshold.
+func (r *Report) counts(m sentinel.AdvisoryMatch) bool {
+	if m.KEV || r.FailOn == "" {
+		return true
+	}
+	rank := severityRank(m.Severity)
+	if rank == 4 { // unknown: cannot be ranked, so it is not let through
+		return true
+	}
+	return rank <= severityRank(r.FailOn)
+}
+
+// decide sets the verdict and its counts: the service's rule
+// (sentinel.DecideGate) over the results with the suppressed matches
+// removed.
+func (r *Report) decide(results []sentinel.MatchResult) {
+	kept := map[string][]sentinel.AdvisoryMatch{} // unsuppressed, by purl
 	for _, f := range r.Findings {
 		if f.Suppressed != nil {
 			r.Summary.Suppressed++
 			continue
 		}
-		r.Summary.Advisories++
-		vulnerable[f.Purl] = true
-		if f.Advisory.KEV {
-			kev[f.Purl] = true
+		if !r.counts(f.Advisory) {
+			r.Summary.BelowThreshold++
+			continue
 		}
+		kept[f.Purl] = append(kept[f.Purl], f.Advisory)
 	}
-	r.Summary.Vulnerable, r.Summary.KEV = len(vulnerable), len(kev)
-	switch {
-	case r.Summary.KEV > 0:
-		r.Verdict, r.ExitCode = VerdictKEV, ExitKEV
-	case r.Summary.Vulnerable > 0:
-		r.Verdict, r.ExitCode = VerdictVulnerable, ExitVulnerable
-	default:
-		r.Verdict, r.ExitCode = VerdictOK, ExitOK
+	unsuppressed := make([]sentinel.MatchResult, len(results))
+	for i, res := range results {
+		unsuppressed[i] = sentinel.MatchResult{Purl: res.Purl, Matches: kept[res.Purl], Error: res.Error}
+		delete(kept, res.Purl) // a purl listed twice is one vulnerable component
 	}
+	verdict, s := sentinel.DecideGate(unsuppressed)
+	r.Verdict, r.ExitCode = verdict, verdict.ExitCode()
+	r.Summary.Components, r.Summary.Vulnerable, r.Summary.KEV, r.Summary.Advisories = s.Components, s.Vulnerable, s.KEV, s.Advisories
 }
 
 // VerdictLine is the one-line verdict, e.g. "FAIL (exit 70): 1
@@ -273,14 +282,14 @@ func (r *Report) decide() {
 func (r *Report) VerdictLine() string {
 	s := r.Summary
 	switch r.ExitCode {
-	case ExitKEV:
+	case sentinel.GateExitKEV:
 		return fmt.Sprintf("FAIL (exit %d): %s known-exploited (CISA KEV): upgrade to the fixed versions listed, or record an accepted risk with a reason and an expiry",
-			ExitKEV, plural(s.KEV, "component is", "components are"))
-	case ExitVulnerable:
+			sentinel.GateExitKEV, plural(s.KEV, "component is", "components are"))
+	case sentinel.GateExitVulnerable:
 		return fmt.Sprintf("FAIL (exit %d): %s vulnerable, none known-exploited: upgrade to the fixed versions listed, or record an accepted risk with a reason and an expiry",
-			ExitVulnerable, plural(s.Vulnerable, "component is", "components are"))
+			sentinel.GateExitVulnerable, plural(s.Vulnerable, "component is", "components are"))
 	}
-	return fmt.Sprintf("PASS (exit %d): no known vulnerable component among %s", ExitOK, plural(s.Components, "component", "components"))
+	return fmt.Sprintf("PASS (exit %d): no known vulnerable component among %s", sentinel.GateExitOK, plural(s.Components, "component", "components"))
 }
 
 // SummaryLine is the one-line count of the run.
@@ -291,6 +300,9 @@ func (r *Report) SummaryLine() string {
 		plural(s.Components, "component", "components"), s.Vulnerable, s.KEV, plural(s.Advisories, "advisory", "advisories"))
 	if s.Suppressed > 0 {
 		fmt.Fprintf(&b, ", %d suppressed", s.Suppressed)
+	}
+	if s.BelowThreshold > 0 {
+		fmt.Fprintf(&b, ", %d below --fail-on %s (not counted)", s.BelowThreshold, r.FailOn)
 	}
 	if s.Undecided > 0 {
 		fmt.Fprintf(&b, ", %d undecided", s.Undecided)

@@ -17,7 +17,6 @@ import (
 
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/intel"
-	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/report"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
@@ -82,7 +81,7 @@ func components() []sentinel.Component {
 }
 
 // results matches the components with a version, as the agent does.
-func results(tb testing.TB, comps []sentinel.Component) []report.Result {
+func results(tb testing.TB, comps []sentinel.Component) []sentinel.MatchResult {
 	tb.Helper()
 	var purls []string
 	for _, c := range comps {
@@ -90,15 +89,7 @@ func results(tb testing.TB, comps []sentinel.Component) []report.Result {
 			purls = append(purls, c.Purl)
 		}
 	}
-	var out []report.Result
-	for _, r := range mustIndex(tb).MatchBatch(purls) {
-		res := report.Result{Purl: r.Purl, Matches: r.Matches, EOL: r.EOL, Undecided: r.Undecided}
-		if r.Err != nil {
-			res.Error = r.Err.Error()
-		}
-		out = append(out, res)
-	}
-	return out
+	return mustIndex(tb).MatchBatch(purls)
 }
 
 func input(tb testing.TB, comps []sentinel.Component) report.Input {
@@ -193,7 +184,7 @@ func TestGolden(t *testing.T) {
 
 func TestVerdictAndSummary(t *testing.T) {
 	r := report.New(input(t, components()), suppressions(t))
-	if r.Verdict != report.VerdictKEV || r.ExitCode != 70 {
+	if r.Verdict != sentinel.VerdictKEV || r.ExitCode != 70 {
 		t.Errorf("verdict %s %d, want kev 70", r.Verdict, r.ExitCode)
 	}
 	want := report.Summary{Components: 5, Vulnerable: 3, KEV: 2, Advisories: 11, Suppressed: 2, Unversioned: 1, EndOfLife: r.Summary.EndOfLife}
@@ -215,7 +206,7 @@ func TestVerdictAndSummary(t *testing.T) {
 }
 
 // TestVerdictAgreesWithService: without suppressions, the report decides
-// exactly as the service's intelsvc.Verdict on the same results, for every
+// exactly as the service's sentinel.DecideGate on the same results, for every
 // subset of the components (the three verdicts occur).
 func TestVerdictAgreesWithService(t *testing.T) {
 	all := components()
@@ -229,12 +220,9 @@ func TestVerdictAgreesWithService(t *testing.T) {
 		}
 		in := input(t, comps)
 		r := report.New(in, nil)
-		var mr []intelsvc.MatchResult
-		for _, x := range in.Results {
-			mr = append(mr, intelsvc.MatchResult{Purl: x.Purl, Matches: x.Matches, EOL: x.EOL, Undecided: x.Undecided, Error: x.Error})
-		}
-		verdict, code, sum := intelsvc.Verdict(mr)
-		got := intelsvc.GateSummary{Components: r.Summary.Components, Vulnerable: r.Summary.Vulnerable, KEV: r.Summary.KEV, Advisories: r.Summary.Advisories}
+		verdict, sum := sentinel.DecideGate(in.Results)
+		code := verdict.ExitCode()
+		got := sentinel.GateSummary{Components: r.Summary.Components, Vulnerable: r.Summary.Vulnerable, KEV: r.Summary.KEV, Advisories: r.Summary.Advisories}
 		if verdict != r.Verdict || code != r.ExitCode || sum != got {
 			t.Fatalf("mask %b: report %s %d %+v, service %s %d %+v", mask, r.Verdict, r.ExitCode, got, verdict, code, sum)
 		}

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
@@ -106,7 +107,18 @@ func WriteTable(w io.Writer, r *Report, opts Options) error {
 		}
 		tw.Flush()
 	}
-	if len(active)+len(suppressed) > 0 {
+	if len(r.EndOfLife) > 0 {
+		if len(active)+len(suppressed) > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString("Past end of life (no more fixes from upstream; not counted in the verdict):\n")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, e := range r.EndOfLife {
+			fmt.Fprintf(tw, "  %s\t%s %s\t%s\t%s\n", e.Name, e.EOL.Product, e.EOL.ReleaseCycle, eolCell(e.EOL), manifestOf(e.Locations))
+		}
+		tw.Flush()
+	}
+	if len(active)+len(suppressed)+len(r.EndOfLife) > 0 {
 		b.WriteString("\n")
 	}
 	b.WriteString(r.SummaryLine() + "\n")
@@ -115,6 +127,29 @@ func WriteTable(w io.Writer, r *Report, opts Options) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// eolCell says since when a cycle is past end of life, and its last
+// release.
+func eolCell(e sentinel.EOLStatus) string {
+	out := "end of life"
+	if e.EOLDate != "" {
+		out += " since " + e.EOLDate
+	}
+	if e.Latest != "" {
+		out += "; last release " + e.Latest
+	}
+	return out
+}
+
+func manifestOf(locs []string) string {
+	if len(locs) == 0 {
+		return ""
+	}
+	if len(locs) > 1 {
+		return fmt.Sprintf("%s (+%d)", locs[0], len(locs)-1)
+	}
+	return locs[0]
 }
 
 func kevCell(f Finding) string {
@@ -221,7 +256,7 @@ func WriteCycloneDX(w io.Writer, r *Report, opts Options) error {
 	if root == "" {
 		root = r.Root
 	}
-	bom := sbom.NewBOM(r.Components, sbom.BOMOptions{ToolVersion: r.Tool.Version, Host: r.Host, Root: root, Now: now})
+	bom := sbom.NewBOM(r.Components, sbom.BOMOptions{ToolVersion: r.Tool.Version, Host: r.Host, Root: root, Now: now, Projects: r.projects})
 	annotate(bom, r)
 	return sbom.Encode(w, bom)
 }

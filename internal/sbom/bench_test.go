@@ -26,7 +26,22 @@ var (
 	// Validation holds the document as generic JSON; it is not part of what
 	// the agent does on a host, so timing runs turn it off.
 	validateFlag = flag.Bool("validate", true, "TestExtractTree validates the SBOM against the 1.5 schema")
+	kindsFlag    = flag.String("kinds", "all", "what TestExtractTree extracts: all, languages or os")
 )
+
+func treeOptions(tb testing.TB) sbom.Options {
+	tb.Helper()
+	switch *kindsFlag {
+	case "all":
+		return sbom.Options{}
+	case "languages":
+		return sbom.Options{Kinds: sbom.Languages}
+	case "os":
+		return sbom.Options{Kinds: sbom.OSPackages}
+	}
+	tb.Fatalf("-kinds %q: want all, languages or os", *kindsFlag)
+	return sbom.Options{}
+}
 
 // TestExtractTree extracts -tree, writes a CycloneDX 1.5 SBOM and validates
 // it: the whole agent path, for timing against peers.
@@ -34,12 +49,14 @@ func TestExtractTree(t *testing.T) {
 	if *treeFlag == "" {
 		t.Skip("no -tree given")
 	}
+	opts := treeOptions(t)
+	opts.Progress = os.Stderr
 	start := time.Now()
-	res, err := sbom.Extract(context.Background(), *treeFlag, sbom.Options{Progress: os.Stderr})
+	res, err := sbom.Extract(context.Background(), *treeFlag, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: "bench", Root: *treeFlag})
+	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: "bench", Root: *treeFlag, Projects: res.Projects})
 	data, err := sbom.Marshal(bom)
 	if err != nil {
 		t.Fatal(err)
@@ -65,15 +82,16 @@ func BenchmarkExtractTree(b *testing.B) {
 		b.Skip("no -tree given")
 	}
 	b.ReportAllocs()
+	opts := treeOptions(b)
 	for b.Loop() {
-		if _, err := sbom.Extract(context.Background(), *treeFlag, sbom.Options{}); err != nil {
+		if _, err := sbom.Extract(context.Background(), *treeFlag, opts); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
 // BenchmarkExtractLockfiles measures Extract on testdata/lockfiles (28 real
-// lockfiles, about 5,600 components); it needs no flag.
+// lockfiles, about 7,200 components); it needs no flag.
 func BenchmarkExtractLockfiles(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {

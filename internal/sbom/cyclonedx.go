@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -29,6 +30,9 @@ const (
 	PropEOL          = "sentinel:eol"
 )
 
+// schema15 is the $schema of a CycloneDX 1.5 JSON document.
+const schema15 = "http://cyclonedx.org/schema/bom-1.5.schema.json"
+
 // ToolName is the name written in metadata.tools.
 const ToolName = "sentinel"
 
@@ -43,6 +47,12 @@ type BOMOptions struct {
 	Root string
 	// Now is the clock for metadata.timestamp; nil means time.Now.
 	Now func() time.Time
+	// Projects are the scanned projects (Result.Projects). The first whose
+	// manifest sits at the root becomes metadata.component, with its name,
+	// version, purl, licenses and direct dependencies; the others are
+	// written as components of type application. Without one, the
+	// metadata component is named after Root.
+	Projects []sentinel.Component
 }
 
 // NewBOM builds a CycloneDX BOM from extracted components. Each component's
@@ -65,6 +75,55 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 	if rootName == "" {
 		rootName = "."
 	}
+	known := make(map[string]bool, len(comps))
+	for _, c := range comps {
+		known[c.Purl] = true
+	}
+	// Projects: bom-ref is the purl, unless a component has it already.
+	var main *sentinel.Component
+	var others []sentinel.Component
+	refOf := map[string]string{} // project purl -> its bom-ref
+	for i := range opts.Projects {
+		p := opts.Projects[i]
+		if len(p.Locations) == 0 {
+			continue
+		}
+		if main == nil && !strings.Contains(p.Locations[0], "/") {
+			main = &opts.Projects[i]
+			continue
+		}
+		others = append(others, p)
+	}
+	usedRefs := map[string]bool{}
+	projectRef := func(p *sentinel.Component) string {
+		ref := p.Purl
+		if ref == "" || known[ref] || usedRefs[ref] {
+			// No purl, or a component or another project (two manifests
+			// naming one package) has it already.
+			ref = "sentinel:project:" + p.Locations[0]
+			for n := 2; usedRefs[ref]; n++ { // unnamed projects of one lockfile
+				ref = fmt.Sprintf("sentinel:project:%s#%d", p.Locations[0], n)
+			}
+		}
+		usedRefs[ref] = true
+		if _, dup := refOf[p.Purl]; !dup && p.Purl != "" {
+			refOf[p.Purl] = ref
+		}
+		return ref
+	}
+	mc := &cdx.Component{
+		BOMRef: "sentinel:root",
+		Type:   cdx.ComponentTypeApplication,
+		Name:   filepath.Base(filepath.Clean(rootName)),
+	}
+	if main != nil && main.Purl == "" {
+		// An unnamed project: the root lockfile's direct dependencies.
+		mc.Name = main.Name
+		mc.Properties = componentProperties(&sentinel.Component{Locations: main.Locations})
+		usedRefs[mc.BOMRef] = true
+	} else if main != nil {
+		mc = projectComponent(main, projectRef(main))
+	}
 	meta := &cdx.Metadata{
 		Timestamp: now().UTC().Format(time.RFC3339),
 		Tools: &cdx.ToolsChoice{Components: &[]cdx.Component{{
@@ -72,11 +131,7 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 			Name:    ToolName,
 			Version: opts.ToolVersion,
 		}}},
-		Component: &cdx.Component{
-			BOMRef: "sentinel:root",
-			Type:   cdx.ComponentTypeApplication,
-			Name:   filepath.Base(filepath.Clean(rootName)),
-		},
+		Component: mc,
 	}
 	var mprops []cdx.Property
 	if opts.Host != "" {
@@ -90,13 +145,13 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 	}
 	bom.Metadata = meta
 
-	known := make(map[string]bool, len(comps))
-	out := make([]cdx.Component, 0, len(comps))
+	out := make([]cdx.Component, 0, len(comps)+len(others))
+	seen := make(map[string]bool, len(comps))
 	for _, c := range comps {
-		if known[c.Purl] {
+		if seen[c.Purl] {
 			continue // merged upstream; kept unique here for bom-ref uniqueness
 		}
-		known[c.Purl] = true
+		seen[c.Purl] = true
 		typ := cdx.ComponentType(c.Type)
 		if typ == "" {
 			typ = cdx.ComponentTypeLibrary
@@ -107,41 +162,93 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 			Name:       c.Name,
 			Version:    c.Version,
 			PackageURL: c.Purl,
-		}
-		var props []cdx.Property
-		if c.Ecosystem != "" {
-			props = append(props, cdx.Property{Name: PropEcosystem, Value: c.Ecosystem})
-		}
-		for _, l := range c.Locations {
-			props = append(props, cdx.Property{Name: PropLocation, Value: l})
-		}
-		if len(props) > 0 {
-			cc.Properties = &props
+			Licenses:   cdxLicenses(c.Licenses),
+			Properties: componentProperties(&c),
 		}
 		out = append(out, cc)
 	}
+	otherRefs := make([]string, len(others))
+	for i := range others {
+		otherRefs[i] = projectRef(&others[i])
+		if seen[otherRefs[i]] {
+			continue
+		}
+		seen[otherRefs[i]] = true
+		out = append(out, *projectComponent(&others[i], otherRefs[i]))
+	}
 	bom.Components = &out
 
+	// Dependencies: by bom-ref; an edge to a project's purl goes to the
+	// project.
+	resolve := func(d string) (string, bool) {
+		if r, ok := refOf[d]; ok {
+			return r, true
+		}
+		return d, known[d]
+	}
 	var deps []cdx.Dependency
-	for _, c := range comps {
+	addDeps := func(ref string, dependsOn []string) {
 		var on []string
-		for _, d := range c.DependsOn {
-			if known[d] && d != c.Purl {
-				on = append(on, d)
+		for _, d := range dependsOn {
+			if r, ok := resolve(d); ok && r != ref {
+				on = append(on, r)
 			}
 		}
 		if len(on) == 0 {
-			continue
+			return
 		}
 		slices.Sort(on)
 		on = slices.Compact(on)
-		deps = append(deps, cdx.Dependency{Ref: c.Purl, Dependencies: &on})
+		deps = append(deps, cdx.Dependency{Ref: ref, Dependencies: &on})
+	}
+	if main != nil {
+		addDeps(mc.BOMRef, main.DependsOn)
+	}
+	for _, c := range comps {
+		addDeps(c.Purl, c.DependsOn)
+	}
+	for i := range others {
+		addDeps(otherRefs[i], others[i].DependsOn)
 	}
 	if len(deps) > 0 {
+		slices.SortStableFunc(deps, func(a, b cdx.Dependency) int { return strings.Compare(a.Ref, b.Ref) })
+		deps = slices.CompactFunc(deps, func(a, b cdx.Dependency) bool { return a.Ref == b.Ref })
 		bom.Dependencies = &deps
 	}
 	bom.SerialNumber = contentSerial(bom)
 	return bom
+}
+
+// projectComponent writes a project as an application component.
+func projectComponent(p *sentinel.Component, ref string) *cdx.Component {
+	return &cdx.Component{
+		BOMRef:     ref,
+		Type:       cdx.ComponentTypeApplication,
+		Name:       p.Name,
+		Version:    p.Version,
+		PackageURL: p.Purl,
+		Licenses:   cdxLicenses(p.Licenses),
+		Properties: componentProperties(p),
+	}
+}
+
+// componentProperties are the sentinel:ecosystem, sentinel:location and
+// other properties of a component, in a fixed order.
+func componentProperties(c *sentinel.Component) *[]cdx.Property {
+	var props []cdx.Property
+	if c.Ecosystem != "" {
+		props = append(props, cdx.Property{Name: PropEcosystem, Value: c.Ecosystem})
+	}
+	for _, l := range c.Locations {
+		props = append(props, cdx.Property{Name: PropLocation, Value: l})
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
+		props = append(props, cdx.Property{Name: k, Value: c.Properties[k]})
+	}
+	if len(props) == 0 {
+		return nil
+	}
+	return &props
 }
 
 // contentSerial derives a urn:uuid (RFC 4122 version 5 layout, over SHA-256)
@@ -149,6 +256,11 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 func contentSerial(bom *cdx.BOM) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00", bom.Metadata.Timestamp)
+	if c := bom.Metadata.Component; c != nil && c.BOMRef != "sentinel:root" {
+		// A named project (the folder-named root keeps the serials it
+		// always had).
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", c.BOMRef, c.Name, c.Version)
+	}
 	if bom.Metadata.Properties != nil {
 		for _, p := range *bom.Metadata.Properties {
 			fmt.Fprintf(h, "%s=%s\x00", p.Name, p.Value)
@@ -181,7 +293,19 @@ func Encode(w io.Writer, bom *cdx.BOM) error {
 	enc := cdx.NewBOMEncoder(w, cdx.BOMFileFormatJSON)
 	enc.SetPretty(true)
 	enc.SetEscapeHTML(false)
-	if err := enc.EncodeVersion(bom, cdx.SpecVersion1_5); err != nil {
+	var err error
+	if bom.SpecVersion == cdx.SpecVersion1_5 {
+		// NewBOM writes only 1.5 fields: EncodeVersion's conversion (a
+		// deep copy through encoding/gob, then a walk that drops newer
+		// fields) would change nothing and cost a third of the writing.
+		// Only the $schema it would set is set here, on a shallow copy.
+		b := *bom
+		b.JSONSchema = schema15
+		err = enc.Encode(&b)
+	} else {
+		err = enc.EncodeVersion(bom, cdx.SpecVersion1_5)
+	}
+	if err != nil {
 		return fmt.Errorf("encode cyclonedx 1.5: %w", err)
 	}
 	return nil

@@ -27,6 +27,7 @@ func mustBOMBytes(tb testing.TB, res *sbom.Result, root string) []byte {
 		Host:        "build-host-01",
 		Root:        root,
 		Now:         fixedNow,
+		Projects:    res.Projects,
 	})
 	b, err := sbom.Marshal(bom)
 	if err != nil {
@@ -84,12 +85,18 @@ func TestBOMEveryCase(t *testing.T) {
 				Components  []struct {
 					BOMRef     string `json:"bom-ref"`
 					Purl       string `json:"purl"`
+					Type       string `json:"type"`
 					Properties []struct{ Name, Value string }
 				} `json:"components"`
 				Dependencies []struct {
 					Ref       string   `json:"ref"`
 					DependsOn []string `json:"dependsOn"`
 				} `json:"dependencies"`
+				Metadata struct {
+					Component struct {
+						BOMRef string `json:"bom-ref"`
+					} `json:"component"`
+				} `json:"metadata"`
 			}
 			if err := json.Unmarshal(b1, &doc); err != nil {
 				t.Fatal(err)
@@ -97,11 +104,23 @@ func TestBOMEveryCase(t *testing.T) {
 			if doc.SpecVersion != "1.5" {
 				t.Errorf("specVersion = %q, want 1.5", doc.SpecVersion)
 			}
-			if len(doc.Components) != len(res.Components) {
-				t.Errorf("%d components in SBOM, %d extracted", len(doc.Components), len(res.Components))
+			// The components, then the projects other than the main one
+			// (metadata.component) as applications.
+			wantN := len(res.Components) + len(res.Projects)
+			if res.MainProject() != nil {
+				wantN--
 			}
-			refs := map[string]bool{}
-			for i, c := range doc.Components {
+			if len(doc.Components) != wantN {
+				t.Fatalf("%d components in SBOM, want %d extracted and %d projects", len(doc.Components), len(res.Components), len(res.Projects))
+			}
+			refs := map[string]bool{doc.Metadata.Component.BOMRef: true}
+			for _, c := range doc.Components[len(res.Components):] {
+				refs[c.BOMRef] = true
+				if c.Type != "application" {
+					t.Errorf("project %s has type %q", c.BOMRef, c.Type)
+				}
+			}
+			for i, c := range doc.Components[:len(res.Components)] {
 				if c.BOMRef != c.Purl || c.Purl != res.Components[i].Purl {
 					t.Errorf("component %d: bom-ref %q purl %q, want %q", i, c.BOMRef, c.Purl, res.Components[i].Purl)
 				}

@@ -14,8 +14,6 @@ import (
 	"unicode/utf8"
 
 	packageurl "github.com/package-url/packageurl-go"
-
-	sentinel "github.com/sentinel-sca/sentinel"
 )
 
 // ErrUnsupportedSBOM is wrapped by every error Decode returns: the submission
@@ -78,6 +76,11 @@ type DocumentMetadata struct {
 	ComponentName    string
 	ComponentVersion string
 	ComponentType    string
+	// ComponentRef, ComponentPurl and ComponentLicenses are the described
+	// component's bom-ref, purl and licenses.
+	ComponentRef      string
+	ComponentPurl     string
+	ComponentLicenses []string
 	// Tools are "name" or "name@version" of the producing tools.
 	Tools []string
 	// Host and Root are the sentinel:host and sentinel:root properties, empty
@@ -100,8 +103,14 @@ type DocumentComponent struct {
 	// Parent is the bom-ref (or, without one, the name) of the enclosing
 	// component for nested components.
 	Parent string
-	// Locations are the sentinel:location properties.
+	// Locations are the sentinel:location properties (and Syft's
+	// syft:location:N:path).
 	Locations []string
+	// Licenses are the component's licenses: SPDX ids, expressions, or
+	// names.
+	Licenses []string
+	// Properties are the component's other sentinel:* properties.
+	Properties map[string]string
 }
 
 // Dependency is one node of the dependency graph.
@@ -126,8 +135,34 @@ type wireComponent struct {
 	Name       string          `json:"name"`
 	Version    string          `json:"version"`
 	Purl       string          `json:"purl"`
+	Licenses   []wireLicense   `json:"licenses"`
 	Properties []wireProperty  `json:"properties"`
 	Components []wireComponent `json:"components"`
+}
+
+// wireLicense is one entry of a licenses array: a license by id or name,
+// or an expression.
+type wireLicense struct {
+	License *struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"license"`
+	Expression string `json:"expression"`
+}
+
+func licenseStrings(ls []wireLicense) []string {
+	var out []string
+	for _, l := range ls {
+		switch {
+		case l.Expression != "":
+			out = appendLicense(out, l.Expression)
+		case l.License != nil && l.License.ID != "":
+			out = appendLicense(out, l.License.ID)
+		case l.License != nil:
+			out = appendLicense(out, l.License.Name)
+		}
+	}
+	return out
 }
 
 type wireProperty struct {
@@ -136,14 +171,22 @@ type wireProperty struct {
 }
 
 // propName records which of Sentinel's properties a property is, without
-// allocating a string for every property name of a large document.
-type propName uint8
+// allocating a string for every property name of a large document: only
+// the names of Sentinel's other properties (sentinel:go_minimum, ...) are
+// kept.
+type propName struct {
+	kind propKind
+	name string // for propSentinel
+}
+
+type propKind uint8
 
 const (
-	propOther propName = iota
+	propOther propKind = iota
 	propLocation
 	propHost
 	propRoot
+	propSentinel // another sentinel:* property, kept on the component
 )
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -155,15 +198,26 @@ func (p *propName) UnmarshalJSON(b []byte) error {
 		}
 		b = strconv.AppendQuote(nil, s)
 	}
+	p.name = ""
 	switch string(b) { // no allocation: the compiler compares in place
 	case `"` + PropLocation + `"`:
-		*p = propLocation
+		p.kind = propLocation
 	case `"` + PropHost + `"`:
-		*p = propHost
+		p.kind = propHost
 	case `"` + PropRoot + `"`:
-		*p = propRoot
+		p.kind = propRoot
+	case `"` + PropEcosystem + `"`:
+		p.kind = propOther // recomputed from the purl
 	default:
-		*p = propOther
+		switch {
+		case bytes.HasPrefix(b, []byte(`"syft:location:`)) && bytes.HasSuffix(b, []byte(`:path"`)):
+			// Syft writes each location as "syft:location:<n>:path".
+			p.kind = propLocation
+		case bytes.HasPrefix(b, []byte(`"sentinel:`)) && len(b) > 2:
+			p.kind, p.name = propSentinel, string(b[1:len(b)-1])
+		default:
+			p.kind = propOther
+		}
 	}
 	return nil
 }
@@ -323,11 +377,17 @@ func Decode(data []byte) (*Document, error) {
 		}
 		if c := m.Component; c != nil {
 			doc.Metadata.ComponentName = c.Name
+			if c.Group != "" {
+				doc.Metadata.ComponentName = c.Group + "/" + c.Name
+			}
 			doc.Metadata.ComponentVersion = c.Version
 			doc.Metadata.ComponentType = c.Type
+			doc.Metadata.ComponentRef = c.BOMRef
+			doc.Metadata.ComponentPurl = c.Purl
+			doc.Metadata.ComponentLicenses = licenseStrings(c.Licenses)
 		}
 		for _, p := range m.Properties {
-			switch p.Name {
+			switch p.Name.kind {
 			case propHost:
 				doc.Metadata.Host = p.Value
 			case propRoot:
@@ -437,13 +497,14 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 		return reject("the component at %s (%s) has no type", at, truncate(c.Name))
 	}
 	dc := DocumentComponent{
-		BOMRef:  c.BOMRef,
-		Type:    c.Type,
-		Group:   c.Group,
-		Name:    c.Name,
-		Version: c.Version,
-		Purl:    c.Purl,
-		Parent:  parent,
+		BOMRef:   c.BOMRef,
+		Type:     c.Type,
+		Group:    c.Group,
+		Name:     c.Name,
+		Version:  c.Version,
+		Purl:     c.Purl,
+		Parent:   parent,
+		Licenses: licenseStrings(c.Licenses),
 	}
 	if c.Purl == "" {
 		dc.NoPurl = true
@@ -451,8 +512,14 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 		dc.NoPurl = true
 	}
 	for _, p := range c.Properties {
-		if p.Name == propLocation {
+		switch p.Name.kind {
+		case propLocation:
 			dc.Locations = append(dc.Locations, p.Value)
+		case propSentinel:
+			if dc.Properties == nil {
+				dc.Properties = map[string]string{}
+			}
+			dc.Properties[p.Name.name] = p.Value
 		}
 	}
 	s.push(dc)
@@ -511,79 +578,4 @@ func truncate(s string) string {
 		return s
 	}
 	return s[:max] + "..."
-}
-
-// purlEcosystems maps purl types to OSV ecosystem names.
-var purlEcosystems = map[string]string{
-	"npm":       "npm",
-	"pypi":      "PyPI",
-	"golang":    "Go",
-	"maven":     "Maven",
-	"cargo":     "crates.io",
-	"gem":       "RubyGems",
-	"composer":  "Packagist",
-	"nuget":     "NuGet",
-	"pub":       "Pub",
-	"hex":       "Hex",
-	"swift":     "SwiftURL",
-	"cran":      "CRAN",
-	"hackage":   "Hackage",
-	"conan":     "ConanCenter",
-	"cocoapods": "CocoaPods",
-}
-
-// EcosystemOfPurl returns the OSV ecosystem of a purl, or "" when the purl
-// does not parse or its type has no OSV ecosystem here.
-func EcosystemOfPurl(purl string) string {
-	p, err := packageurl.FromString(purl)
-	if err != nil {
-		return ""
-	}
-	return purlEcosystems[p.Type]
-}
-
-// SentinelComponents converts the document's components with a purl into
-// domain components (the dependency graph included); components flagged
-// NoPurl are left out, as they cannot be matched.
-func (d *Document) SentinelComponents() []sentinel.Component {
-	deps := make(map[string][]string, len(d.Dependencies))
-	for _, dep := range d.Dependencies {
-		deps[dep.Ref] = append(deps[dep.Ref], dep.DependsOn...)
-	}
-	refToPurl := make(map[string]string, len(d.Components))
-	for _, c := range d.Components {
-		if !c.NoPurl && c.BOMRef != "" {
-			refToPurl[c.BOMRef] = c.Purl
-		}
-	}
-	out := make([]sentinel.Component, 0, len(d.Components))
-	for _, c := range d.Components {
-		if c.NoPurl {
-			continue
-		}
-		eco := EcosystemOfPurl(c.Purl)
-		name := c.Name
-		if c.Group != "" {
-			sep := "/" // npm "@scope/name", Go and others path-like
-			if eco == "Maven" {
-				sep = ":"
-			}
-			name = c.Group + sep + c.Name
-		}
-		sc := sentinel.Component{
-			Purl:      c.Purl,
-			Ecosystem: eco,
-			Name:      name,
-			Version:   c.Version,
-			Type:      c.Type,
-			Locations: c.Locations,
-		}
-		for _, ref := range deps[c.BOMRef] {
-			if p, ok := refToPurl[ref]; ok {
-				sc.DependsOn = append(sc.DependsOn, p)
-			}
-		}
-		out = append(out, sc)
-	}
-	return mergeComponents(out)
 }

@@ -1,25 +1,40 @@
-// Package sbom turns a source tree into a component inventory and a
-// CycloneDX 1.5 SBOM, and reads SBOMs submitted to the service.
+// Package sbom turns a source tree (or a host's root file system) into a
+// component inventory and a CycloneDX 1.5 SBOM, reads SBOMs that other
+// tools made, and checks SBOMs submitted to the service.
 //
 // Extraction drives an explicit, short list of osv-scalibr filesystem
 // extractors (registry.go) over a tree that Extract walks itself, instead of
 // calling scalibr's filesystem.Run: Run walks and parses on one goroutine,
-// while the agent may use every core. The walk only lists candidate files;
+// while the agent may use every core. package-lock.json and yarn.lock are
+// read by Sentinel's own readers under the plugins' names, and Cargo.lock
+// is decoded once for packages and graph (onepass.go): scalibr's line
+// lookups and commit regular expressions were most of the time on large
+// JavaScript projects. The walk only lists candidate files;
 // a pool of workers then reads each file once, largest first, and runs the
 // extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a
-// panic inside an extractor is caught and reported the same way.
+// panic inside an extractor is caught and reported the same way. The walk
+// skips DefaultSkipDirs, the Go module cache, Options.Exclude globs
+// (exclude.go, and the project's .sentinel.yaml through ReadConfig) and
+// other file systems than the root's (so that scanning "/" stays out of
+// /proc, /sys and /dev). scalibr's own log lines go to Options.Logger or
+// nowhere (log.go).
 //
 // Every component has a purl built by scalibr's purl conversion (npm's
 // scalibr-only "source" qualifier dropped, so the same package has the same
 // purl from every lockfile format); a component whose file gives no version,
 // such as an unpinned requirement, has an empty Version and a purl without
 // one. Components are merged by purl across files, keeping every location.
+// Beyond what scalibr gives, each lockfile is read a second time (graph.go)
+// for the dependency graph, the direct dependencies, git sources (a vcs_url
+// qualifier on the purl) and licenses. OS package databases (dpkg, apk, RPM)
+// give purls with the distribution and the source package (ospkg.go).
 //
-// The dependency graph (Component.DependsOn) is read only for lockfiles that
-// write their edges explicitly in JSON or TOML: package-lock.json and
-// npm-shrinkwrap.json (v1-v3), Cargo.lock, composer.lock, poetry.lock,
-// uv.lock and NuGet packages.lock.json; see graph.go for why not the others.
+// The scanned project itself is not a component: its manifest (package.json,
+// Cargo.toml, pyproject.toml, composer.json, pubspec.yaml, mix.exs, go.mod)
+// names it, and NewBOM writes it as metadata.component with its direct
+// dependencies (project.go). The Go standard library is versioned by the
+// toolchain directive only (gostd.go).
 //
 // Known gaps, from scalibr v0.5.3 itself: pom.xml is read offline, so a
 // version that is a property defined only in a parent POM is not resolved and
@@ -27,16 +42,21 @@
 // BOM imports from repositories are never fetched.
 //
 // Writing (NewBOM, Encode) produces a deterministic CycloneDX 1.5 JSON
-// document; Validate checks any document against the official 1.5 JSON schema
-// embedded from schema/. Decode reads a submitted CycloneDX 1.2-1.6 JSON
-// document into the few fields the service keeps. Enrich adds advisory
-// matches as CycloneDX vulnerabilities.
+// document. Reading: ReadSBOM turns a CycloneDX 1.2-1.6 or SPDX 2.2/2.3 JSON
+// SBOM into the same Result as extraction (read.go); Decode reads a
+// submitted CycloneDX document into the few fields the service keeps, and
+// Validate checks it against the official JSON schema of its declared
+// specVersion (validate.go). Enrich adds advisory matches as CycloneDX
+// vulnerabilities.
 //
 // Properties written by this package (all under the "sentinel:" namespace):
 //
 //	sentinel:location        on a component: a manifest or lockfile path, relative to the
 //	                         scanned root, that lists it (one property per file)
 //	sentinel:ecosystem       on a component: its OSV ecosystem name
+//	sentinel:go_toolchain    on the Go standard library: the toolchain directive it is versioned by
+//	sentinel:go_minimum      on the Go standard library without a version: the go directive,
+//	                         a minimum Go version (gostd.go)
 //	sentinel:host            on metadata: the host name the agent ran on
 //	sentinel:root            on metadata: the scanned root directory, as given to the agent
 //	sentinel:kev             on a vulnerability: "true" when listed in the CISA KEV catalog

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,6 +19,7 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
 	scalibrfs "github.com/google/osv-scalibr/fs"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -64,6 +65,21 @@ type Options struct {
 	// ProgressInterval is the minimum time between progress lines; 0 means
 	// one second.
 	ProgressInterval time.Duration
+	// Exclude are glob patterns of paths relative to the root, with
+	// forward slashes, that the walk skips: "*" and "?" within a segment,
+	// "**" for any number of segments ("**/testdata/**", "docs/*.json").
+	// See exclude.go. An invalid pattern fails Extract.
+	Exclude []string
+	// Kinds selects language lockfiles, OS package databases, or both (the
+	// zero value).
+	Kinds Kinds
+	// CrossMounts lets the walk enter directories on another file system
+	// than the root's. By default it does not, as find -xdev: scanning "/"
+	// then stays out of /proc, /sys, /dev, /run and network mounts.
+	CrossMounts bool
+	// Logger receives the messages of the extraction library (osv-scalibr),
+	// which would otherwise be dropped. See log.go.
+	Logger *slog.Logger
 }
 
 // Result is what Extract found under one root.
@@ -82,6 +98,26 @@ type Result struct {
 	Errors []FileError
 	// Walked is the number of regular files visited.
 	Walked int
+	// Projects are the projects the manifests under Root name (project.go),
+	// each of type "application" with the manifest as its location and its
+	// direct dependencies in DependsOn, sorted by directory depth, then
+	// manifest priority, then path. MainProject picks the scanned project.
+	Projects []sentinel.Component
+	// Warnings are facts about files that did not stop their extraction
+	// but limit what the SBOM can say (a Go module without a toolchain
+	// directive, for example).
+	Warnings []FileError
+}
+
+// MainProject returns the project whose manifest sits at the root of the
+// scan, the first in manifest priority when there are several, or nil.
+func (r *Result) MainProject() *sentinel.Component {
+	for i := range r.Projects {
+		if !strings.Contains(r.Projects[i].Locations[0], "/") {
+			return &r.Projects[i]
+		}
+	}
+	return nil
 }
 
 // File is one manifest or lockfile that an extractor read.
@@ -111,18 +147,31 @@ func (e FileError) Error() string {
 	return e.Path + ": " + e.Extractor + ": " + e.Reason
 }
 
-// job is one file matched by one or more extractors.
+// job is one file matched by one or more extractors, or a project
+// manifest, or both (go.mod).
 type job struct {
-	path string // relative, slash-separated
-	info fs.FileInfo
-	exs  []filesystem.Extractor
+	path    string // relative, slash-separated
+	info    fs.FileInfo
+	exs     []filesystem.Extractor
+	project bool
 }
 
 // fileOutcome is one job's result.
 type fileOutcome struct {
-	files []File
-	comps []sentinel.Component
-	errs  []FileError
+	files    []File
+	comps    []sentinel.Component
+	errs     []FileError
+	warnings []FileError
+	projects []project
+	roots    map[string][]string // direct dependencies by directory
+	rootFile map[string]string   // the lockfile that gave a directory's roots
+	locals   []local
+}
+
+// local is a package a lockfile lists that is the project itself or a
+// workspace member (lockAnnotation.locals).
+type local struct {
+	purl, dir string // dir: the lockfile's directory
 }
 
 // Extract walks the tree under root and extracts components from every
@@ -145,10 +194,21 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extract %q: %w", root, err)
 	}
-	exs, err := newExtractors()
+	kinds := opts.Kinds
+	if kinds == 0 {
+		kinds = AllKinds
+	}
+	exs, err := newExtractors(kinds)
 	if err != nil {
 		return nil, err
 	}
+	exclude, err := newExcluder(opts.Exclude)
+	if err != nil {
+		return nil, fmt.Errorf("extract %q: %w", root, err)
+	}
+	routeScalibrLogs(opts.Logger)
+	rootDev, haveDev := deviceOf(info)
+	haveDev = haveDev && !opts.CrossMounts
 	skip := opts.SkipDirs
 	if skip == nil {
 		skip = DefaultSkipDirs()
@@ -210,8 +270,24 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != "." && slices.Contains(skip, d.Name()) {
+			if p == "." {
+				return nil
+			}
+			if slices.Contains(skip, d.Name()) || goModCacheDir(d.Name()) || exclude.dir(p) {
 				return fs.SkipDir
+			}
+			if absRoot == "/" && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
+				return fs.SkipDir // kernel file systems, also where devices cannot be told apart
+			}
+			if kinds&Languages == 0 && !osDatabaseDir(p) {
+				return fs.SkipDir // only OS databases: the walk goes straight to them
+			}
+			if haveDev {
+				if di, err := d.Info(); err == nil {
+					if dev, ok := deviceOf(di); ok && dev != rootDev {
+						return fs.SkipDir // another file system: /proc, /sys, a network mount
+					}
+				}
 			}
 			return nil
 		}
@@ -220,6 +296,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		}
 		res.Walked++
 		prog.walked()
+		if exclude.file(p) {
+			return nil
+		}
 		api := &fileAPI{path: p, d: d}
 		var matched []filesystem.Extractor
 		for _, ex := range exs {
@@ -227,7 +306,8 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				matched = append(matched, ex)
 			}
 		}
-		if len(matched) == 0 {
+		isProject := kinds&Languages != 0 && isProjectManifest(d.Name())
+		if len(matched) == 0 && !isProject {
 			return nil
 		}
 		fi, err := api.Stat()
@@ -236,11 +316,15 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			return nil
 		}
 		if maxSize > 0 && fi.Size() > maxSize {
-			walkErrs = append(walkErrs, FileError{Path: p, Extractor: matched[0].Name(),
+			name := ""
+			if len(matched) > 0 {
+				name = matched[0].Name()
+			}
+			walkErrs = append(walkErrs, FileError{Path: p, Extractor: name,
 				Reason: fmt.Sprintf("file is %d bytes, larger than the %d byte limit", fi.Size(), maxSize)})
 			return nil
 		}
-		pending = append(pending, job{path: p, info: fi, exs: matched})
+		pending = append(pending, job{path: p, info: fi, exs: matched, project: isProject})
 		return nil
 	})
 	if walkErr == nil {
@@ -271,26 +355,73 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 
 	var comps []sentinel.Component
+	var projects []project
+	var locals []local
+	roots := map[string][]string{}
+	rootFile := map[string]string{}
 	res.Errors = walkErrs
 	for _, o := range collected {
 		res.Files = append(res.Files, o.files...)
 		res.Errors = append(res.Errors, o.errs...)
+		res.Warnings = append(res.Warnings, o.warnings...)
 		comps = append(comps, o.comps...)
+		projects = append(projects, o.projects...)
+		locals = append(locals, o.locals...)
+		for d, rs := range o.roots {
+			roots[d] = append(roots[d], rs...)
+			if f := o.rootFile[d]; rootFile[d] == "" || f < rootFile[d] {
+				rootFile[d] = f
+			}
+		}
 	}
-	res.Components = mergeComponents(comps)
+	res.Components, res.Projects = linkProjects(mergeComponents(comps), projects, locals, roots, rootFile, filepath.Base(absRoot))
+	sortFileErrors := func(es []FileError) {
+		slices.SortFunc(es, func(a, b FileError) int {
+			return strings.Compare(a.Path+"\x00"+a.Extractor+"\x00"+a.Reason, b.Path+"\x00"+b.Extractor+"\x00"+b.Reason)
+		})
+	}
 	slices.SortFunc(res.Files, func(a, b File) int {
 		return strings.Compare(a.Path+"\x00"+a.Extractor, b.Path+"\x00"+b.Extractor)
 	})
-	slices.SortFunc(res.Errors, func(a, b FileError) int {
-		return strings.Compare(a.Path+"\x00"+a.Extractor, b.Path+"\x00"+b.Extractor)
-	})
+	sortFileErrors(res.Errors)
+	sortFileErrors(res.Warnings)
 	prog.finish(res)
 	return res, nil
 }
 
-// extractFile reads one file once and runs every matched extractor on it. A
-// panic inside a third-party parser is turned into a per-file error: a
-// malformed lockfile must never take the whole scan down.
+// osDatabaseDirs are where the OS extractors' databases live, relative to
+// the root (registry.go): a walk for OS packages alone enters only these
+// and the directories on the way to them.
+var osDatabaseDirs = []string{
+	"var/lib/dpkg", "usr/lib/opkg",
+	"lib/apk/db", "var/lib/apk/db", "usr/lib/apk/db",
+	"var/lib/rpm", "usr/lib/sysimage/rpm", "usr/share/rpm",
+	"etc", // os-release, read by the extractors through the file system
+}
+
+// osDatabaseDir reports whether the walk for OS packages enters dir.
+func osDatabaseDir(dir string) bool {
+	for _, d := range osDatabaseDirs {
+		if dir == d || strings.HasPrefix(d, dir+"/") || strings.HasPrefix(dir, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// goModCacheDir reports whether a directory name is one of the Go module
+// cache's "<module>@v<version>" copies: their go.mod files are the
+// dependencies', not projects of their own, and their go lines would read
+// as the standard library's version.
+func goModCacheDir(name string) bool {
+	i := strings.LastIndex(name, "@v")
+	return i > 0 && i+2 < len(name) && name[i+2] >= '0' && name[i+2] <= '9'
+}
+
+// extractFile reads one file once, runs every matched extractor on it,
+// reads what scalibr does not give (annotate), and reads the project a
+// manifest names. A panic inside a third-party parser is turned into a
+// per-file error: a malformed lockfile must never take the whole scan down.
 func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) fileOutcome {
 	var out fileOutcome
 	data, err := fs.ReadFile(fsys, j.path)
@@ -300,42 +431,75 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		}
 		return out
 	}
-	if base := path.Base(j.path); base == "package-lock.json" || base == "npm-shrinkwrap.json" {
-		data = compactJSON(data)
+	if j.project {
+		if pr, ok := readProject(fsys, j.path, trimBOM(data)); ok {
+			out.projects = append(out.projects, pr)
+		}
 	}
 	for _, ex := range j.exs {
-		pkgs, err := runExtractor(ctx, fsys, absRoot, j, ex, data)
+		var pkgs []*extractor.Package
+		var pre any
+		var err error
+		if op, ok := ex.(onePass); ok {
+			pkgs, pre, err = runOnePass(op, fsys, j, data)
+		} else {
+			pkgs, err = runExtractor(ctx, fsys, absRoot, j, ex, data)
+		}
 		if err != nil {
 			out.errs = append(out.errs, FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()})
 			continue
 		}
 		comps := make([]sentinel.Component, 0, len(pkgs))
 		for _, p := range pkgs {
-			if c, ok := toComponent(p, j.path); ok {
+			if c, ok := toComponent(p, j.path, ex.Name()); ok {
 				comps = append(comps, c)
 			}
 		}
-		graph := addGraph(ctx, j.path, data, comps)
-		out.files = append(out.files, File{Path: j.path, Extractor: ex.Name(), Packages: len(comps), Graph: graph})
+		if ex.Name() == gomod.Name {
+			var w *FileError
+			comps, w = goStdlib(j.path, data, comps)
+			if w != nil {
+				out.warnings = append(out.warnings, *w)
+			}
+		}
+		an := annotate(ctx, fsys, j.path, data, pre, comps)
+		if len(an.roots) > 0 {
+			if out.roots == nil {
+				out.roots = map[string][]string{}
+			}
+			if out.rootFile == nil {
+				out.rootFile = map[string]string{}
+			}
+			for d, rs := range an.roots {
+				out.roots[d] = append(out.roots[d], rs...)
+				out.rootFile[d] = j.path
+			}
+		}
+		for _, l := range an.locals {
+			out.locals = append(out.locals, local{purl: l, dir: path.Dir(j.path)})
+		}
+		out.files = append(out.files, File{Path: j.path, Extractor: ex.Name(), Packages: len(comps), Graph: an.graph})
 		out.comps = append(out.comps, comps...)
 	}
 	return out
 }
 
-// compactJSON removes insignificant whitespace from a package-lock.json.
-// scalibr's extractor looks up the line of every package with a scan from
-// the top of the document (quadratic in the file size); the same document
-// without indentation is about a quarter smaller, and that scan is most of
-// the agent's CPU time on npm projects. Sentinel does not use the line
-// numbers. Invalid JSON is returned unchanged, so the extractor reports its
-// own error.
-func compactJSON(data []byte) []byte {
-	var buf bytes.Buffer
-	buf.Grow(len(data))
-	if err := json.Compact(&buf, data); err != nil {
-		return data
+// runOnePass runs one of Sentinel's own lockfile readers, returning the
+// parsed document with the packages for the second reading.
+func runOnePass(op onePass, fsys scalibrfs.FS, j job, data []byte) (pkgs []*extractor.Package, doc any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			pkgs, doc, err = nil, nil, fmt.Errorf("extractor panicked: %v", r)
+		}
+	}()
+	if n, ok := op.(npmLockExtractor); ok && n.shadowed(&filesystem.ScanInput{FS: fsys, Path: j.path}) {
+		return nil, nil, nil
 	}
-	return buf.Bytes()
+	doc, err = op.parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return op.packages(doc, j.path), doc, nil
 }
 
 func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, ex filesystem.Extractor, data []byte) (pkgs []*extractor.Package, err error) {
@@ -358,8 +522,12 @@ func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job,
 }
 
 // toComponent converts one scalibr package. Packages without a purl type
-// (none of the registered extractors produce them) are dropped.
-func toComponent(p *extractor.Package, loc string) (sentinel.Component, bool) {
+// (none of the registered extractors produce them) are dropped, and so are
+// a go.mod replace's local directories ("../x" is not a module version).
+func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, bool) {
+	if c, ok := osComponent(p, loc); ok {
+		return c, true
+	}
 	pu := p.PURL()
 	if pu == nil || p.Name == "" {
 		return sentinel.Component{}, false
@@ -369,6 +537,24 @@ func toComponent(p *extractor.Package, loc string) (sentinel.Component, bool) {
 		// inside the same solution, not a NuGet package.
 		return sentinel.Component{}, false
 	}
+	if pu.Type == "golang" && localPath(p.Name) {
+		return sentinel.Component{}, false
+	}
+	eco := p.Ecosystem().String()
+	var vcs string
+	if pu.Type == "git" && strings.HasPrefix(exName, "javascript/") {
+		// scalibr types an npm, yarn, pnpm or bun dependency fetched from
+		// a git repository "pkg:git/<name>"; it is still an npm package
+		// (its own package.json names it), from another source.
+		pu.Type, eco = "npm", "npm"
+		pu.Namespace, pu.Name = "", p.Name
+		if i := strings.LastIndexByte(p.Name, '/'); i >= 0 {
+			pu.Namespace, pu.Name = p.Name[:i], p.Name[i+1:]
+		}
+	}
+	if sc := p.SourceCode; sc != nil && sc.Commit != "" {
+		vcs = vcsURL(sc.Repo, sc.Commit)
+	}
 	if pu.Type == "npm" {
 		// scalibr adds ?source=PUBLIC_REGISTRY|LOCAL to package-lock
 		// packages only; the same package from yarn or pnpm has none. The
@@ -376,14 +562,26 @@ func toComponent(p *extractor.Package, loc string) (sentinel.Component, bool) {
 		// so the qualifier is dropped.
 		pu.Qualifiers = nil
 	}
+	ps := pu.String()
+	if vcs != "" {
+		ps = withVCS(ps, vcs)
+	}
 	return sentinel.Component{
-		Purl:      pu.String(),
-		Ecosystem: p.Ecosystem().String(),
+		Purl:      ps,
+		Ecosystem: eco,
 		Name:      p.Name,
 		Version:   p.Version,
 		Type:      "library",
 		Locations: []string{loc},
+		Licenses:  p.Licenses,
 	}, true
+}
+
+// localPath reports whether a Go module path is a local directory (the
+// target of a go.mod replace directive).
+func localPath(p string) bool {
+	return strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") ||
+		p == "." || p == ".." || (len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
 }
 
 // mergeComponents deduplicates by purl (joining locations and dependency
@@ -401,6 +599,18 @@ func mergeComponents(in []sentinel.Component) []sentinel.Component {
 		m := &out[i]
 		m.Locations = append(m.Locations, c.Locations...)
 		m.DependsOn = append(m.DependsOn, c.DependsOn...)
+		for _, l := range c.Licenses {
+			m.Licenses = appendLicense(m.Licenses, l)
+		}
+		for k, v := range c.Properties {
+			if m.Properties == nil {
+				m.Properties = map[string]string{}
+			}
+			if old, ok := m.Properties[k]; ok && k == PropGoMinimum {
+				v = maxGoVersion(old, v) // several modules: the strictest minimum
+			}
+			m.Properties[k] = v
+		}
 	}
 	for i := range out {
 		out[i].Locations = sortedUnique(out[i].Locations)

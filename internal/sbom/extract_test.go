@@ -28,18 +28,22 @@ type lockCase struct {
 	// report, with the reason in a comment. The test checks that they are
 	// still missing, so an upgrade that finds them is noticed.
 	missing []string
+	// project, when set, reads the project's own manifest: the lockfile
+	// lists the project among its packages, and Extract reports it as the
+	// project (Result.Projects), not as a component.
+	project reader
 }
 
 // lockCases lists every case directory; TestLockCasesComplete checks that no
 // directory is missing.
 var lockCases = []lockCase{
-	{"bun-hono", "npm", bunRead, nil},
-	{"cargo-ripgrep", "crates.io", tomlPackagesRead("Cargo.lock"), nil},
-	{"composer-dependabot-helpers-v2", "Packagist", composerRead, nil},
-	{"go-pkgsite", "Go", goModRead, nil},
-	{"go-vulndb", "Go", goModRead, nil},
-	{"gradle-kotlin-bip39", "Maven", gradleRead, nil},
-	{"maven-cyclonedx-spec-tools", "Maven", pomCycloneDXTools, nil},
+	{"bun-hono", "npm", bunRead, nil, nil},
+	{"cargo-ripgrep", "crates.io", tomlPackagesRead("Cargo.lock"), nil, cargoProjectRead},
+	{"composer-dependabot-helpers-v2", "Packagist", composerRead, nil, nil},
+	{"go-pkgsite", "Go", goModRead, nil, nil},
+	{"go-vulndb", "Go", goModRead, nil, nil},
+	{"gradle-kotlin-bip39", "Maven", gradleRead, nil, nil},
+	{"maven-cyclonedx-spec-tools", "Maven", pomCycloneDXTools, nil, nil},
 	{"maven-zeppelin-server-scalibr", "Maven", pomZeppelin, []string{
 		// scalibr interpolates the child's properties before merging the
 		// parent, so versions that are properties defined only in the
@@ -52,25 +56,25 @@ var lockCases = []lockCase{
 		"org.eclipse.jetty:jetty-jmx@9.4.52.v20230823",
 		"org.eclipse.jetty:jetty-webapp@9.4.52.v20230823",
 		"org.quartz-scheduler:quartz@2.3.2",
-	}},
-	{"mix-bamboo", "Hex", mixRead, nil},
-	{"npm-v1-pkgsite-2020", "npm", npmLockRead, nil},
-	{"npm-v2-dependabot-npm-helpers", "npm", npmLockRead, nil},
-	{"npm-v2-endoflife-site", "npm", npmLockRead, nil},
-	{"npm-v3-pkgsite", "npm", npmLockRead, nil},
-	{"npm-v3-retirejs-chrome", "npm", npmLockRead, nil},
-	{"nuget-bitwarden-api", "NuGet", nugetRead, nil},
-	{"nuget-simpletweaks-small", "NuGet", nugetRead, nil},
-	{"pipenv-pipenv", "PyPI", pipfileRead, nil},
-	{"pnpm-v9-vuejs-core", "npm", pnpmRead, nil},
-	{"poetry-ossfuzzvulns-infra", "PyPI", tomlPackagesRead("poetry.lock"), nil},
-	{"pub-localsend", "Pub", pubRead, nil},
-	{"requirements-bitnami-vulndb-config", "PyPI", requirementsRead, nil},
-	{"ruby-dependabot-updater", "RubyGems", gemfileRead, nil},
-	{"uv-fullstack-fastapi-template", "PyPI", tomlPackagesRead("uv.lock"), nil},
-	{"yarn-berry-reselect", "npm", yarnRead, nil},
-	{"yarn-v1-d3", "npm", yarnRead, nil},
-	{"yarn-v1-osvdetector-e2e-large", "npm", yarnRead, nil},
+	}, nil},
+	{"mix-bamboo", "Hex", mixRead, nil, nil},
+	{"npm-v1-pkgsite-2020", "npm", npmLockRead, nil, nil},
+	{"npm-v2-dependabot-npm-helpers", "npm", npmLockRead, nil, nil},
+	{"npm-v2-endoflife-site", "npm", npmLockRead, nil, nil},
+	{"npm-v3-pkgsite", "npm", npmLockRead, nil, nil},
+	{"npm-v3-retirejs-chrome", "npm", npmLockRead, nil, nil},
+	{"nuget-bitwarden-api", "NuGet", nugetRead, nil, nil},
+	{"nuget-simpletweaks-small", "NuGet", nugetRead, nil, nil},
+	{"pipenv-pipenv", "PyPI", pipfileRead, nil, nil},
+	{"pnpm-v9-vuejs-core", "npm", pnpmRead, nil, nil},
+	{"poetry-ossfuzzvulns-infra", "PyPI", tomlPackagesRead("poetry.lock"), nil, nil},
+	{"pub-localsend", "Pub", pubRead, nil, nil},
+	{"requirements-bitnami-vulndb-config", "PyPI", requirementsRead, nil, nil},
+	{"ruby-dependabot-updater", "RubyGems", gemfileRead, nil, nil},
+	{"uv-fullstack-fastapi-template", "PyPI", tomlPackagesRead("uv.lock"), nil, nil},
+	{"yarn-berry-reselect", "npm", yarnRead, nil, nil},
+	{"yarn-v1-d3", "npm", yarnRead, nil, nil},
+	{"yarn-v1-osvdetector-e2e-large", "npm", yarnRead, nil, nil},
 }
 
 func mustExtract(tb testing.TB, root string) *sbom.Result {
@@ -125,6 +129,19 @@ func TestExtractLockfiles(t *testing.T) {
 				t.Fatalf("independent reading of %s found nothing", dir)
 			}
 			got := nameVersions(res.Components)
+			if tc.project != nil {
+				self := tc.project(t, dir)
+				want = slices.DeleteFunc(want, func(s string) bool { return slices.Contains(self, s) })
+				var projects []string
+				for _, p := range res.Projects {
+					projects = append(projects, p.Name+"@"+p.Version)
+				}
+				for _, s := range self {
+					if !slices.Contains(projects, s) {
+						t.Errorf("project %s is not among Result.Projects %v", s, projects)
+					}
+				}
+			}
 			for _, m := range tc.missing {
 				if !slices.Contains(want, m) {
 					t.Errorf("known-missing %s is not in the file's own reading", m)
@@ -146,6 +163,10 @@ func TestExtractLockfiles(t *testing.T) {
 				}
 				if c.Version != "" && !strings.Contains(c.Purl, "@") {
 					t.Errorf("%s: purl has no version", c.Purl)
+				}
+				if strings.Contains(c.Purl, "vcs_url=") {
+					// No case here has a git dependency (TestGitSources has).
+					t.Errorf("%s: a registry package with a git source", c.Purl)
 				}
 				for _, l := range c.Locations {
 					if filepath.IsAbs(l) || strings.Contains(l, `\`) {
@@ -213,6 +234,9 @@ func TestExtractWholeTree(t *testing.T) {
 		used[f.Extractor] = true
 	}
 	for _, name := range sbom.ExtractorNames() {
+		if strings.HasPrefix(name, "os/") {
+			continue // TestExtractOSPackages
+		}
 		if !used[name] {
 			t.Errorf("extractor %s read no file in %s", name, lockfiles)
 		}
@@ -281,8 +305,12 @@ func TestExtractMaxFileSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Components) != 0 || len(res.Errors) != 1 || res.Errors[0].Path != "Cargo.lock" {
-		t.Errorf("Extract with a 100-byte limit: components %d, errors %+v; want 0 and one error for Cargo.lock", len(res.Components), res.Errors)
+	var paths []string
+	for _, e := range res.Errors {
+		paths = append(paths, e.Path)
+	}
+	if len(res.Components) != 0 || !slices.Equal(paths, []string{"Cargo.lock", "Cargo.toml"}) {
+		t.Errorf("Extract with a 100-byte limit: components %d, errors %+v; want 0 and errors for Cargo.lock and Cargo.toml", len(res.Components), res.Errors)
 	}
 }
 

@@ -85,6 +85,51 @@ func TestGraph(t *testing.T) {
 			want: []string{"pkg:pypi/wrapt@"},
 		},
 		{
+			// yarn v1: "@algolia/autocomplete-shared" "1.9.3" is the
+			// descriptor "@algolia/autocomplete-shared@1.9.3".
+			name: "yarn_v1_descriptors",
+			dir:  "yarn-v1-d3",
+			from: "pkg:npm/%40algolia/autocomplete-core@1.9.3",
+			want: []string{"pkg:npm/%40algolia/autocomplete-plugin-algolia-insights@1.9.3", "pkg:npm/%40algolia/autocomplete-shared@1.9.3"},
+		},
+		{
+			// berry: "lru-cache": "npm:^10.4.3" is one of three descriptors
+			// of lru-cache 10.4.3.
+			name: "yarn_berry_npm_protocol",
+			dir:  "yarn-berry-reselect",
+			from: "pkg:npm/%40asamuzakjp/css-color@3.1.1",
+			want: []string{"pkg:npm/lru-cache@10.4.3", "pkg:npm/%40csstools/css-calc@2.1.2"},
+		},
+		{
+			// pnpm v9: snapshots give exact versions, peer suffixes dropped.
+			name: "pnpm_v9_snapshots",
+			dir:  "pnpm-v9-vuejs-core",
+			from: "pkg:npm/%40asamuzakjp/css-color@6.0.5",
+			want: []string{"pkg:npm/lru-cache@11.5.2", "pkg:npm/%40csstools/css-tokenizer@4.0.0", "pkg:npm/%40csstools/css-calc@3.3.0"},
+		},
+		{
+			// bun: @babel/highlight's own copies ("@babel/highlight/chalk",
+			// ".../@babel/helper-validator-identifier", ".../picocolors")
+			// win over the top-level 7.28.5 and 1.1.1.
+			name:    "bun_nested_keys",
+			dir:     "bun-hono",
+			from:    "pkg:npm/%40babel/highlight@7.24.7",
+			want:    []string{"pkg:npm/%40babel/helper-validator-identifier@7.24.7", "pkg:npm/chalk@2.4.2", "pkg:npm/picocolors@1.1.0"},
+			notWant: []string{"pkg:npm/%40babel/helper-validator-identifier@7.28.5", "pkg:npm/picocolors@1.1.1"},
+		},
+		{
+			name: "gemfile_specs",
+			dir:  "ruby-dependabot-updater",
+			from: "pkg:gem/aws-sdk-codecommit@1.102.0",
+			want: []string{"pkg:gem/aws-sdk-core@3.254.0", "pkg:gem/aws-sigv4@"},
+		},
+		{
+			name: "mix_lock_deps",
+			dir:  "mix-bamboo",
+			from: "pkg:hex/cowboy@1.1.2",
+			want: []string{"pkg:hex/cowlib@1.0.2", "pkg:hex/ranch@"},
+		},
+		{
 			name: "nuget_per_framework",
 			dir:  "nuget-bitwarden-api",
 			from: "pkg:nuget/AspNetCore.HealthChecks.SqlServer@8.0.2",

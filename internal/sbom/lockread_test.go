@@ -16,6 +16,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 // reader returns the expected "name@version" set of one case directory.
@@ -280,11 +282,28 @@ func goModRead(tb testing.TB, dir string) []string {
 			}
 		}
 	}
-	if toolchain != "" {
-		goVersion = toolchain
-	}
-	out = append(out, "stdlib@"+goVersion)
+	// The standard library's version is the toolchain's; a go directive
+	// alone is a minimum, and the library is then listed without a
+	// version (gostd.go).
+	_ = goVersion
+	out = append(out, "stdlib@"+toolchain)
 	return set(out)
+}
+
+// cargoProjectRead reads the [package] of a Cargo.toml: the project
+// itself, which its Cargo.lock lists among the packages but which is not a
+// dependency.
+func cargoProjectRead(tb testing.TB, dir string) []string {
+	var m struct {
+		Package struct {
+			Name    string `toml:"name"`
+			Version string `toml:"version"`
+		} `toml:"package"`
+	}
+	if _, err := toml.DecodeFile(filepath.Join(dir, "Cargo.toml"), &m); err != nil {
+		tb.Fatal(err)
+	}
+	return []string{m.Package.Name + "@" + m.Package.Version}
 }
 
 // gradleRead reads `group:artifact:version=configurations` lines of every

@@ -23,46 +23,68 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/uvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
+	"github.com/google/osv-scalibr/extractor/filesystem/os/apk"
+	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
+	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
 )
 
 // extractorFactory builds one scalibr filesystem extractor.
 type extractorFactory func(*cpb.PluginConfig) (filesystem.Extractor, error)
 
-// registry is the explicit, short list of lockfile and manifest extractors the
-// agent runs. It is deliberately not scalibr's full plugin list (list.All),
-// which pulls in 141 modules (container images, OS package databases, binary
-// analysis); these 17 cover the ecosystems the service matches against.
-// registry_test.go checks that every entry builds, has the name written here
-// and claims at least one real file.
+// registry is the explicit, short list of extractors the agent runs. It is
+// deliberately not scalibr's full plugin list (list.All), which pulls in 141
+// modules (container images, binary analysis, secrets); these cover the
+// lockfiles and manifests of the ecosystems the service matches against,
+// and the package databases of Debian/Ubuntu, Alpine and RPM distributions.
+// registry_test.go checks that every entry builds, has the name written
+// here and claims at least one real file.
 //
 // The key is scalibr's extractor name, so that a Result's per-file errors
 // name the plugin that failed.
 var registry = []struct {
 	name string
+	kind Kinds
 	new  extractorFactory
 }{
-	{packagelockjson.Name, packagelockjson.New},   // npm package-lock.json v1-v3, npm-shrinkwrap.json
-	{yarnlock.Name, yarnlock.New},                 // yarn.lock v1 and berry
-	{pnpmlock.Name, pnpmlock.New},                 // pnpm-lock.yaml
-	{bunlock.Name, bunlock.New},                   // bun.lock (text format)
-	{requirements.Name, requirements.New},         // requirements*.txt
-	{poetrylock.Name, poetrylock.New},             // poetry.lock
-	{pipfilelock.Name, pipfilelock.New},           // Pipfile.lock
-	{uvlock.Name, uvlock.New},                     // uv.lock
-	{gomod.Name, gomod.New},                       // go.mod (+ go.sum for go < 1.17)
-	{pomxml.Name, pomxml.New},                     // pom.xml, offline: no parent or BOM import resolution
-	{gradlelockfile.Name, newGradleLockfile},      // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
-	{cargolock.Name, cargolock.New},               // Cargo.lock
-	{gemfilelock.Name, gemfilelock.New},           // Gemfile.lock, gems.locked
-	{composerlock.Name, composerlock.New},         // composer.lock
-	{packageslockjson.Name, packageslockjson.New}, // NuGet packages.lock.json
-	{pubspec.Name, pubspec.New},                   // pubspec.lock
-	{mixlock.Name, mixlock.New},                   // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{packagelockjson.Name, Languages, newNpmLock},            // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
+	{yarnlock.Name, Languages, newYarnLock},                  // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
+	{pnpmlock.Name, Languages, pnpmlock.New},                 // pnpm-lock.yaml
+	{bunlock.Name, Languages, bunlock.New},                   // bun.lock (text format)
+	{requirements.Name, Languages, requirements.New},         // requirements*.txt
+	{poetrylock.Name, Languages, poetrylock.New},             // poetry.lock
+	{pipfilelock.Name, Languages, pipfilelock.New},           // Pipfile.lock
+	{uvlock.Name, Languages, uvlock.New},                     // uv.lock
+	{gomod.Name, Languages, gomod.New},                       // go.mod (+ go.sum for go < 1.17)
+	{pomxml.Name, Languages, pomxml.New},                     // pom.xml, offline: no parent or BOM import resolution
+	{gradlelockfile.Name, Languages, newGradleLockfile},      // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
+	{cargolock.Name, Languages, newCargoLock},                // Cargo.lock (read once for packages and graph: onepass.go)
+	{gemfilelock.Name, Languages, gemfilelock.New},           // Gemfile.lock, gems.locked
+	{composerlock.Name, Languages, composerlock.New},         // composer.lock
+	{packageslockjson.Name, Languages, packageslockjson.New}, // NuGet packages.lock.json
+	{pubspec.Name, Languages, pubspec.New},                   // pubspec.lock
+	{mixlock.Name, Languages, mixlock.New},                   // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{dpkg.Name, OSPackages, dpkg.New},                        // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{apk.Name, OSPackages, apk.New},                          // lib/apk/db/installed
+	{rpm.Name, OSPackages, rpm.New},                          // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
 
-// ExtractorNames returns the names of the registered scalibr extractors, in
+// Kinds selects what Extract looks for (Options.Kinds).
+type Kinds uint8
+
+const (
+	// Languages are the lockfiles and manifests of language package
+	// managers, and the projects' own manifests.
+	Languages Kinds = 1 << iota
+	// OSPackages are the package databases of the operating system
+	// (dpkg, apk, RPM), found at their paths relative to the scanned root.
+	OSPackages
+	// AllKinds is both, and what the zero Options mean.
+	AllKinds = Languages | OSPackages
+)
+
+// extractorNames returns the names of the registered scalibr extractors, in
 // registry order.
-func ExtractorNames() []string {
+func extractorNames() []string {
 	names := make([]string, len(registry))
 	for i, r := range registry {
 		names[i] = r.name
@@ -70,12 +92,16 @@ func ExtractorNames() []string {
 	return names
 }
 
-// newExtractors builds every registered extractor with scalibr's default
-// configuration (no file size limit of its own: Options.MaxFileSize applies).
-func newExtractors() ([]filesystem.Extractor, error) {
+// newExtractors builds the registered extractors of the given kinds with
+// scalibr's default configuration (no file size limit of its own:
+// Options.MaxFileSize applies).
+func newExtractors(kinds Kinds) ([]filesystem.Extractor, error) {
 	cfg := &cpb.PluginConfig{}
 	exs := make([]filesystem.Extractor, 0, len(registry))
 	for _, r := range registry {
+		if r.kind&kinds == 0 {
+			continue
+		}
 		ex, err := r.new(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("build extractor %q: %w", r.name, err)

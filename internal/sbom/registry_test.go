@@ -49,15 +49,18 @@ func TestRegistry(t *testing.T) {
 		"dotnet/packageslockjson":    {"packages.lock.json"},
 		"dart/pubspec":               {"pubspec.lock"},
 		"elixir/mixlock":             {"mix.lock"},
+		"os/dpkg":                    {"var/lib/dpkg/status", "var/lib/dpkg/status.d/base"},
+		"os/apk":                     {"lib/apk/db/installed"},
+		"os/rpm":                     {"var/lib/rpm/Packages", "var/lib/rpm/rpmdb.sqlite", "usr/lib/sysimage/rpm/rpmdb.sqlite"},
 	}
-	names := ExtractorNames()
+	names := extractorNames()
 	if diff := cmp.Diff(slices.Sorted(mapKeys(claims)), slices.Sorted(slices.Values(names))); diff != "" {
 		t.Errorf("registered extractors mismatch (-want +got):\n%s", diff)
 	}
 	if len(slices.Compact(slices.Sorted(slices.Values(names)))) != len(names) {
 		t.Errorf("duplicate registry entries: %v", names)
 	}
-	exs, err := newExtractors()
+	exs, err := newExtractors(AllKinds)
 	if err != nil {
 		t.Fatalf("newExtractors: %v", err)
 	}

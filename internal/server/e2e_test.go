@@ -99,7 +99,7 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("sentinel %v: exit %d\n%s\n%s", args, code, out.String(), errOut.String())
 		}
 	}
-	runAgent("enroll", "--server", s.AgentURL(), "--token", tok.Token)
+	runAgent("enroll", "--agent-server", s.AgentURL(), "--token", tok.Token)
 	runAgent("sbom", "--submit", "testdata/e2e")
 
 	// The inventory knows where Tomcat runs, and that it is known-exploited.

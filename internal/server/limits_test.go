@@ -89,7 +89,7 @@ func TestSharedLimiter(t *testing.T) {
 	checkWrites(t, servers, mustKey(t, servers[0], "acme", sentinel.AllScopes), mustKey(t, servers[1], "acme", sentinel.AllScopes))
 }
 
-// TestErrors checks DESIGN.md's error table for the cases the foundation
+// TestErrors checks the error table of docs/design.md for the cases the foundation
 // decides: bad JSON, unknown field, body too large, revoked key.
 func TestErrors(t *testing.T) {
 	s := MustServer(t)

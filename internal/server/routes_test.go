@@ -41,8 +41,11 @@ var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Org
 	"GET /v1/sca/intel/advisories/{id}": func(*testing.T, *server.Server, *sentinel.Organization) map[string]string {
 		return map[string]string{"id": "GHSA-0000-0000-0000"}
 	},
-	"GET /v1/findings/{id}":   findingFixture,
-	"PATCH /v1/findings/{id}": findingFixture,
+	"GET /v1/findings/{id}":          findingFixture,
+	"PATCH /v1/findings/{id}":        findingFixture,
+	"GET /v1/findings/{id}/history":  findingFixture,
+	"PATCH /v1/users/{id}":           userFixture,
+	"POST /v1/users/{id}/setup-link": userFixture,
 	"DELETE /v1/api-keys/{id}": func(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
 		k, _, err := server.CreateKey(context.Background(), s.DB, org.Slug, "victim", []string{sentinel.ScopeSCARead})
 		if err != nil {
@@ -61,7 +64,7 @@ var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Org
 	"GET /v1/sbom/submissions/{id}":                             submissionFixture,
 	"GET /v1/sbom/submissions/{id}/document":                    submissionFixture,
 	"POST /v1/agents/{id}/revoke": func(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
-		a := &store.Agent{ID: sentinel.NewID("agt_"), OrgID: org.ID, Host: "victim", Serial: sentinel.NewID(""), Fingerprint: "00",
+		a := &sentinel.Agent{ID: sentinel.NewID("agt_"), OrgID: org.ID, Host: "victim", Serial: sentinel.NewID(""), Fingerprint: "00",
 			TokenID: "enr_fixture", NotAfter: time.Now().Add(time.Hour)}
 		if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateAgent(context.Background(), a) }); err != nil {
 			t.Fatal(err)
@@ -70,12 +73,66 @@ var fixtures = map[string]func(t *testing.T, s *server.Server, org *sentinel.Org
 	},
 	"POST /v1/sca/bundles/{id}/revoke": bundleFixture,
 	"GET /v1/sca/bundles/{id}/audit":   bundleFixture,
+	"GET /v1/scans/{id}":               scanFixture,
+	"POST /v1/scans/{id}/cancel":       scanFixture,
+	"GET /v1/assets/{id}":              assetFixture,
+	"PATCH /v1/assets/{id}":            assetFixture,
+	"POST /v1/assets/{id}/verify":      assetFixture,
+	"GET /v1/sca/iocs/{id}":            iocFixture,
+	"POST /v1/sca/iocs/{id}/dry-run":   iocFixture,
+	"POST /v1/sca/iocs/{id}/apply":     iocFixture,
+	"POST /v1/sca/iocs/{id}/archive":   iocFixture,
+	"GET /v1/secrets/{id}":             secretFixture,
+}
+
+// iocFixture defines an indicator in org and returns its id.
+func iocFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	i := &sentinel.IOC{ID: sentinel.NewID(sentinel.PrefixIOC), OrgID: org.ID, Ecosystem: "npm", Name: "victim", NameKey: "victim",
+		Versions: "*", Reason: "fixture", Severity: "high"}
+	if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateIOC(context.Background(), i) }); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": i.ID}
+}
+
+// userFixture creates a portal user in org and returns its id.
+func userFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	email := sentinel.NewID("victim-") + "@example.com"
+	u, _, err := server.CreateUser(context.Background(), s.DB, org.Slug, email, "", sentinel.RoleAdmin, "https://portal.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": u.ID}
+}
+
+// assetFixture registers a site asset in org and returns its id.
+func assetFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	var a *sentinel.Asset
+	err := s.DB.InTx(context.Background(), func(tx *store.Tx) (err error) {
+		a, _, err = tx.EnsureSite(context.Background(), org.ID, "https://victim.example", "https://victim.example/", "medium", "off")
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": a.ID}
+}
+
+// scanFixture stores a queued scan of a site asset in org and returns its
+// id.
+func scanFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
+	ids := assetFixture(t, s, org)
+	sc := &sentinel.Scan{ID: sentinel.NewID(sentinel.PrefixScan), OrgID: org.ID, AssetID: ids["id"], Target: "https://victim.example/"}
+	if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateScan(context.Background(), sc) }); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"id": sc.ID}
 }
 
 // submissionFixture stores an SBOM submission in org and returns its id.
 func submissionFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
 	sbom := `{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,"components":[{"type":"library","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"}]}`
-	res, err := s.Agent.Ingest(context.Background(), org, "key_fixture", "fixture-host", "", []byte(sbom))
+	res, err := s.Inventory.Ingest(context.Background(), org, "key_fixture", "fixture-host", "", []byte(sbom))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +146,7 @@ func webhookFixture(t *testing.T, s *server.Server, org *sentinel.Organization) 
 	id := sentinel.NewID(sentinel.PrefixWebhook)
 	var did string
 	err := s.DB.InTx(ctx, func(tx *store.Tx) (err error) {
-		w := &store.Webhook{ID: id, OrgID: org.ID, URL: "https://example.com/hook", Events: []string{"*"}, Active: true,
+		w := &sentinel.Webhook{ID: id, OrgID: org.ID, URL: "https://example.com/hook", Events: []string{"*"}, Active: true,
 			Secret: s.Box.Seal([]byte("whsec_fixture"), []byte(id))}
 		if err := tx.CreateWebhook(ctx, w); err != nil {
 			return err
@@ -236,7 +293,7 @@ func findingFixture(t *testing.T, s *server.Server, org *sentinel.Organization) 
 		if err != nil {
 			return err
 		}
-		f.AssetID, f.FirstSeen, f.LastSeen, f.SLADueAt = a.ID, tx.Now, tx.Now, tx.Now
+		f.AssetID, f.FirstSeen, f.LastSeen, f.SLADueAt = a.ID, tx.Now(), tx.Now(), tx.Now()
 		return tx.SaveFinding(ctx, f)
 	})
 	if err != nil {
@@ -249,7 +306,7 @@ func findingFixture(t *testing.T, s *server.Server, org *sentinel.Organization) 
 // needs its id).
 func bundleFixture(t *testing.T, s *server.Server, org *sentinel.Organization) map[string]string {
 	now := time.Now().UTC().Truncate(time.Second)
-	b := &store.Bundle{ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Scope: []string{"audit"}, WindowDays: 1,
+	b := &sentinel.Bundle{ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Scope: []string{"audit"}, WindowDays: 1,
 		WindowStart: now.Add(-24 * time.Hour), WindowEnd: now, TokenHash: []byte(sentinel.NewID("tok_")),
 		PasswordHash: "x", CreatedBy: "t", ExpiresAt: now.Add(time.Hour)}
 	if err := s.DB.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateBundle(context.Background(), b) }); err != nil {

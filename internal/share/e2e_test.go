@@ -3,7 +3,6 @@ package share_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,26 +12,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
-
-// chromiumPath returns Debian's chromium, or skips (fails when CI=true).
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{os.Getenv("SENTINEL_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if p == "" {
-			continue
-		}
-		if _, err := exec.LookPath(p); err == nil {
-			return p
-		}
-	}
-	msg := "chromium not found (apt-get install -y chromium, or set SENTINEL_CHROMIUM)"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
 
 // TestBrowserEndToEnd drives headless Chromium through the recipient's
 // flow with no JavaScript of ours: open the link, submit the password
@@ -40,7 +22,7 @@ func chromiumPath(t *testing.T) string {
 // and verify it offline. The share site runs on http://127.0.0.1, which
 // Chromium treats as a secure context, so it keeps the Secure cookies.
 func TestBrowserEndToEnd(t *testing.T) {
-	bin := chromiumPath(t)
+	bin := testenv.Chromium(t)
 	if testing.Short() {
 		t.Skip("starts Chromium")
 	}
@@ -120,7 +102,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	rep, err := evidence.VerifyBundleFile(context.Background(), zipPath, evidence.VerifyOptions{})
+	rep, err := verify.File(context.Background(), zipPath, verify.Options{})
 	if err != nil || !rep.OK {
 		t.Fatalf("downloaded bundle does not verify: %v %+v", err, rep)
 	}

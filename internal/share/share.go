@@ -48,8 +48,7 @@ import (
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
 	"github.com/sentinel-sca/sentinel/internal/ratelimit"
-	"github.com/sentinel-sca/sentinel/internal/secret"
-	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/seal"
 )
 
 // MaxFailedPasswords is how many wrong passwords lock a share.
@@ -74,9 +73,40 @@ var pages = template.Must(template.New("").Funcs(template.FuncMap{
 	"size": humanSize,
 }).ParseFS(templateFS, "templates/*.html"))
 
+// Store is what the share site reads, and Update its write transaction.
+// The store implements it (store.Bind[share.Tx]).
+type Store interface {
+	evidence.ChunkReader
+	sentinel.OrgFinder
+	FindBundleByTokenHash(ctx context.Context, hash []byte) (*sentinel.Bundle, error)
+	FindBundleByID(ctx context.Context, id string) (*sentinel.Bundle, error)
+	// BundleSession returns the bundle of a live recipient session.
+	BundleSession(ctx context.Context, hash []byte, now time.Time) (string, error)
+	BundleAccessLog(ctx context.Context, bundleID string, page sentinel.Page) ([]*sentinel.BundleAccess, string, error)
+	// Update runs fn in one write transaction.
+	Update(ctx context.Context, fn func(Tx) error) error
+}
+
+// Tx is what the share site writes in one transaction.
+type Tx interface {
+	sentinel.Clock
+	sentinel.EventWriter
+	// FindBundleTx reads a bundle inside the transaction.
+	FindBundleTx(ctx context.Context, id string) (*sentinel.Bundle, error)
+	RecordBundleAccess(ctx context.Context, bundleID string, a sentinel.BundleAccess, success bool) error
+	// ReserveBundlePassword counts an attempt before it is checked (false:
+	// locked, or limit attempts counted); FailBundlePassword settles a
+	// wrong one (locking the share at limit) and ReleaseBundlePassword a
+	// right one.
+	ReserveBundlePassword(ctx context.Context, id string, limit int) (bool, error)
+	FailBundlePassword(ctx context.Context, id string, limit int) (int, bool, error)
+	ReleaseBundlePassword(ctx context.Context, id string) error
+	CreateBundleSession(ctx context.Context, hash []byte, bundleID string, expires time.Time) error
+}
+
 // Site serves the share host.
 type Site struct {
-	DB     *store.DB
+	DB     Store
 	Logger *slog.Logger
 	// BaseURL returns the share site's public base URL; its host is the
 	// only Host header served (another is 421 Misdirected Request).
@@ -191,7 +221,7 @@ func clientAddr(r *http.Request) string {
 }
 
 // share finds the bundle of the request's token, or renders 404.
-func (s *Site) share(w http.ResponseWriter, r *http.Request) (*store.Bundle, bool, error) {
+func (s *Site) share(w http.ResponseWriter, r *http.Request) (*sentinel.Bundle, bool, error) {
 	token := r.PathValue("token")
 	if len(token) < 40 || len(token) > 64 {
 		return nil, false, s.render(w, http.StatusNotFound, "message.html", message{Title: "Not found",
@@ -210,17 +240,17 @@ func (s *Site) share(w http.ResponseWriter, r *http.Request) (*store.Bundle, boo
 
 // gone logs a refused attempt and renders the 410 page when the share is
 // no longer active; it reports whether it did.
-func (s *Site) gone(w http.ResponseWriter, r *http.Request, b *store.Bundle) (bool, error) {
+func (s *Site) gone(w http.ResponseWriter, r *http.Request, b *sentinel.Bundle) (bool, error) {
 	var outcome, text string
 	switch b.Status(s.now()) {
-	case store.BundleActive:
+	case sentinel.BundleActive:
 		return false, nil
-	case store.BundleRevoked:
-		outcome, text = store.AccessRefusedRevoked, "The sender revoked this share. Ask them for a new one if you still need it."
-	case store.BundleLocked:
-		outcome, text = store.AccessRefusedLocked, "This share is locked after too many wrong passwords. Ask the sender for a new one."
+	case sentinel.BundleRevoked:
+		outcome, text = sentinel.AccessRefusedRevoked, "The sender revoked this share. Ask them for a new one if you still need it."
+	case sentinel.BundleLocked:
+		outcome, text = sentinel.AccessRefusedLocked, "This share is locked after too many wrong passwords. Ask the sender for a new one."
 	default:
-		outcome, text = store.AccessRefusedExpired, "This share expired on "+b.ExpiresAt.UTC().Format(time.RFC3339)+". Ask the sender for a new one if you still need it."
+		outcome, text = sentinel.AccessRefusedExpired, "This share expired on "+b.ExpiresAt.UTC().Format(time.RFC3339)+". Ask the sender for a new one if you still need it."
 	}
 	if err := s.log(r, b, outcome, false, nil); err != nil {
 		return true, err
@@ -230,7 +260,7 @@ func (s *Site) gone(w http.ResponseWriter, r *http.Request, b *store.Bundle) (bo
 
 // log appends an access line; with ev set it also emits bundle.accessed
 // in the same transaction.
-func (s *Site) log(r *http.Request, b *store.Bundle, outcome string, success bool, ev map[string]any) error {
+func (s *Site) log(r *http.Request, b *sentinel.Bundle, outcome string, success bool, ev map[string]any) error {
 	ctx := context.WithoutCancel(r.Context()) // the log line must not be lost to a closed connection
 	var org *sentinel.Organization
 	if ev != nil {
@@ -239,22 +269,22 @@ func (s *Site) log(r *http.Request, b *store.Bundle, outcome string, success boo
 			return err
 		}
 	}
-	return s.DB.InTx(ctx, func(tx *store.Tx) error {
-		a := store.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: outcome}
+	return s.DB.Update(ctx, func(tx Tx) error {
+		a := sentinel.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: outcome}
 		if err := tx.RecordBundleAccess(ctx, b.ID, a, success); err != nil {
 			return err
 		}
 		if ev == nil {
 			return nil
 		}
-		ev["bundle_id"], ev["address"], ev["user_agent"], ev["accessed_at"] = b.ID, a.Addr, a.UserAgent, tx.Now.UTC().Format(time.RFC3339)
+		ev["bundle_id"], ev["address"], ev["user_agent"], ev["accessed_at"] = b.ID, a.Addr, a.UserAgent, tx.Now().UTC().Format(time.RFC3339)
 		_, err := tx.EmitEvent(ctx, org, sentinel.EventBundleAccessed, b.ID, ev)
 		return err
 	})
 }
 
 // session reports whether the request carries a live session for b.
-func (s *Site) session(r *http.Request, b *store.Bundle) bool {
+func (s *Site) session(r *http.Request, b *sentinel.Bundle) bool {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || c.Value == "" {
 		return false
@@ -280,8 +310,8 @@ type formPage struct {
 }
 
 // passwordForm renders the password page with a fresh anti-forgery token.
-func (s *Site) passwordForm(w http.ResponseWriter, r *http.Request, status int, errText string, b *store.Bundle) error {
-	csrf := secret.Token(32)
+func (s *Site) passwordForm(w http.ResponseWriter, r *http.Request, status int, errText string, b *sentinel.Bundle) error {
+	csrf := seal.Token(32)
 	http.SetCookie(w, s.cookie(r, csrfCookie, csrf, 3600))
 	return s.render(w, status, "password.html", formPage{Action: s.shareURL(r), CSRF: csrf, Error: errText,
 		Remaining: MaxFailedPasswords - b.FailedAttempts})
@@ -290,7 +320,7 @@ func (s *Site) passwordForm(w http.ResponseWriter, r *http.Request, status int, 
 type bundlePage struct {
 	Bundle      evidence.Info
 	Org         *sentinel.Organization
-	Artifacts   []store.BundleArtifact
+	Artifacts   []sentinel.BundleArtifact
 	Ready       bool
 	Failed      bool
 	Download    string
@@ -310,7 +340,7 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !s.session(r, b) {
-		if err := s.log(r, b, store.AccessOpened, false, nil); err != nil {
+		if err := s.log(r, b, sentinel.AccessOpened, false, nil); err != nil {
 			return err
 		}
 		return s.passwordForm(w, r, http.StatusOK, "", b)
@@ -320,9 +350,9 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// The newest 500 lines of the log, read a page at a time.
-	var log []*store.BundleAccess
+	var log []*sentinel.BundleAccess
 	total := 0
-	for page := (store.Page{Limit: 1000}); ; {
+	for page := (sentinel.Page{Limit: 1000}); ; {
 		got, next, err := s.DB.BundleAccessLog(r.Context(), b.ID, page)
 		if err != nil {
 			return err
@@ -338,7 +368,7 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 		page.Cursor = next
 	}
 	p := bundlePage{Bundle: evidence.InfoOf(b, s.now()), Org: org, Artifacts: b.Artifacts,
-		Ready: b.BuildState == store.BundleReady, Failed: b.BuildState == store.BundleFailed,
+		Ready: b.BuildState == sentinel.BundleReady, Failed: b.BuildState == sentinel.BundleFailed,
 		Download: s.shareURL(r) + "/download", Identity: b.Identity, Issuer: b.Issuer, LogComplete: total <= maxLogLines}
 	if p.Ready {
 		p.Command = "sentinel verify " + b.ID + ".zip"
@@ -373,7 +403,7 @@ func (s *Site) unlock(w http.ResponseWriter, r *http.Request) error {
 		return s.render(w, http.StatusBadRequest, "message.html", message{Title: "Bad request", Text: "The form could not be read."})
 	}
 	if !formTrusted(r) {
-		if err := s.log(r, b, store.AccessRefusedBadForm, false, nil); err != nil {
+		if err := s.log(r, b, sentinel.AccessRefusedBadForm, false, nil); err != nil {
 			return err
 		}
 		return s.passwordForm(w, r, http.StatusForbidden, "The form expired or did not come from this page. Enter the password again.", b)
@@ -382,26 +412,48 @@ func (s *Site) unlock(w http.ResponseWriter, r *http.Request) error {
 	if len(password) > 256 {
 		password = password[:256]
 	}
+	// The attempt is counted before the password is checked, in one
+	// statement: of many guesses sent at once, at most MaxFailedPasswords
+	// are ever checked.
+	ctx := context.WithoutCancel(r.Context())
+	var reserved bool
+	if err := s.DB.Update(ctx, func(tx Tx) (err error) {
+		reserved, err = tx.ReserveBundlePassword(ctx, b.ID, MaxFailedPasswords)
+		return err
+	}); err != nil {
+		return err
+	}
+	if !reserved {
+		cur, err := s.DB.FindBundleByID(ctx, b.ID)
+		if err != nil {
+			return err
+		}
+		if done, err := s.gone(w, r, cur); done {
+			return err
+		}
+		w.Header().Set("Retry-After", "10")
+		return s.passwordForm(w, r, http.StatusTooManyRequests, "Too many password attempts are being checked at once. Wait a moment and try again.", b)
+	}
 	s.argons <- struct{}{}
 	match, err := evidence.CheckPassword(b.PasswordHash, password)
 	<-s.argons
 	if err != nil {
+		_ = s.DB.Update(ctx, func(tx Tx) error { return tx.ReleaseBundlePassword(ctx, b.ID) })
 		return err
 	}
-	ctx := context.WithoutCancel(r.Context())
 	if !match {
 		var locked bool
-		err := s.DB.InTx(ctx, func(tx *store.Tx) error {
+		err := s.DB.Update(ctx, func(tx Tx) error {
 			n, l, err := tx.FailBundlePassword(ctx, b.ID, MaxFailedPasswords)
 			if err != nil {
 				return err
 			}
 			b.FailedAttempts, locked = n, l
-			outcome := store.AccessPasswordWrong
+			outcome := sentinel.AccessPasswordWrong
 			if l {
-				outcome = store.AccessLockedNow
+				outcome = sentinel.AccessLockedNow
 			}
-			return tx.RecordBundleAccess(ctx, b.ID, store.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: outcome}, false)
+			return tx.RecordBundleAccess(ctx, b.ID, sentinel.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: outcome}, false)
 		})
 		if err != nil {
 			return err
@@ -419,27 +471,30 @@ func (s *Site) unlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	session := secret.Token(32)
+	session := seal.Token(32)
 	var refused bool
-	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err = s.DB.Update(ctx, func(tx Tx) error {
+		if err := tx.ReleaseBundlePassword(ctx, b.ID); err != nil {
+			return err
+		}
 		cur, err := tx.FindBundleTx(ctx, b.ID)
 		if err != nil {
 			return err
 		}
-		if cur.Status(s.now()) != store.BundleActive {
+		if cur.Status(s.now()) != sentinel.BundleActive {
 			refused = true
 			return nil
 		}
 		if err := tx.CreateBundleSession(ctx, evidence.HashToken(session), b.ID, s.now().Add(s.SessionTTL)); err != nil {
 			return err
 		}
-		a := store.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: store.AccessPasswordOK}
+		a := sentinel.BundleAccess{Addr: clientAddr(r), UserAgent: r.UserAgent(), Outcome: sentinel.AccessPasswordOK}
 		if err := tx.RecordBundleAccess(ctx, b.ID, a, true); err != nil {
 			return err
 		}
 		_, err = tx.EmitEvent(ctx, org, sentinel.EventBundleAccessed, b.ID, map[string]any{
 			"bundle_id": b.ID, "access": "password_accepted", "address": a.Addr, "user_agent": a.UserAgent,
-			"accessed_at": tx.Now.UTC().Format(time.RFC3339),
+			"accessed_at": tx.Now().UTC().Format(time.RFC3339),
 		})
 		return err
 	})
@@ -472,15 +527,15 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) error {
 		http.Redirect(w, r, s.shareURL(r), http.StatusSeeOther)
 		return nil
 	}
-	if b.BuildState != store.BundleReady {
-		if err := s.log(r, b, store.AccessRefusedNotReady, false, nil); err != nil {
+	if b.BuildState != sentinel.BundleReady {
+		if err := s.log(r, b, sentinel.AccessRefusedNotReady, false, nil); err != nil {
 			return err
 		}
 		w.Header().Set("Retry-After", "5")
 		return s.render(w, http.StatusServiceUnavailable, "message.html", message{Title: "Not ready yet",
 			Text: "The bundle is still being prepared. Go back and try again in a moment."})
 	}
-	if err := s.log(r, b, store.AccessDownload, true, map[string]any{"access": "downloaded"}); err != nil {
+	if err := s.log(r, b, sentinel.AccessDownload, true, map[string]any{"access": "downloaded"}); err != nil {
 		return err
 	}
 	h := w.Header()

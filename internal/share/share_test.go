@@ -20,8 +20,8 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
+	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
 	"github.com/sentinel-sca/sentinel/internal/server"
-	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // clock is a settable clock for the server.
@@ -132,10 +132,10 @@ func (e *env) MustIssue(tb testing.TB, body string) issued {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if bd.BuildState == store.BundleReady {
+		if bd.BuildState == sentinel.BundleReady {
 			break
 		}
-		if bd.BuildState == store.BundleFailed || time.Now().After(deadline) {
+		if bd.BuildState == sentinel.BundleFailed || time.Now().After(deadline) {
 			tb.Fatalf("bundle build: %s %s", bd.BuildState, bd.BuildError)
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -236,7 +236,7 @@ func TestShareFlow(t *testing.T) {
 	original := "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.5\", \"version\": 1,\n  \"components\": [" +
 		`{"type":"library","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"},` +
 		`{"type":"library","name":"Django","version":"4.2.0","purl":"pkg:pypi/django@4.2.0"}]}` + "\n"
-	sub, err := e.s.Agent.Ingest(ctx, e.org, "key_test", "web-1", "", []byte(original))
+	sub, err := e.s.Inventory.Ingest(ctx, e.org, "key_test", "web-1", "", []byte(original))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,11 +270,11 @@ func TestShareFlow(t *testing.T) {
 		t.Error("stored hash does not match the password")
 	}
 	// Event and audit entry.
-	evs, _ := e.s.DB.FindEvents(ctx, store.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleCreated})
+	evs, _ := e.s.DB.FindEvents(ctx, sentinel.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleCreated})
 	if len(evs) != 1 || !strings.Contains(string(evs[0].Data), b.ID) || strings.Contains(string(evs[0].Data), b.Password) || strings.Contains(string(evs[0].Data), token) {
 		t.Errorf("bundle.created events: %d %s", len(evs), evs[0].Data)
 	}
-	if as, _, _ := e.s.DB.FindAuditEntries(ctx, store.AuditFilter{OrgID: e.org.ID, Action: "bundle.create"}); len(as) != 1 || as[0].Target != b.ID {
+	if as, _, _ := e.s.DB.FindAuditEntries(ctx, sentinel.AuditFilter{OrgID: e.org.ID, Action: "bundle.create"}); len(as) != 1 || as[0].Target != b.ID {
 		t.Errorf("bundle.create audit entries: %+v", as)
 	}
 
@@ -319,7 +319,7 @@ func TestShareFlow(t *testing.T) {
 	if sum := sha256.Sum256([]byte(zipBody)); fmt.Sprintf("%x", sum) != bd.SHA256 {
 		t.Error("downloaded zip's digest differs from the stored one")
 	}
-	rep, err := evidence.VerifyBundle(ctx, strings.NewReader(zipBody), int64(len(zipBody)), evidence.VerifyOptions{})
+	rep, err := verify.Bundle(ctx, strings.NewReader(zipBody), int64(len(zipBody)), verify.Options{})
 	if err != nil || !rep.OK {
 		var buf bytes.Buffer
 		rep.WriteText(&buf)
@@ -342,7 +342,7 @@ func TestShareFlow(t *testing.T) {
 	if rep.Issuer != "https://sentinel.example" || !strings.Contains(rep.Identity, "/orgs/acme/evidence") {
 		t.Errorf("identity %q issuer %q", rep.Identity, rep.Issuer)
 	}
-	evs, _ = e.s.DB.FindEvents(ctx, store.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleAccessed})
+	evs, _ = e.s.DB.FindEvents(ctx, sentinel.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleAccessed})
 	if len(evs) != 2 {
 		t.Errorf("%d bundle.accessed events, want 2 (password, download)", len(evs))
 	}
@@ -386,14 +386,14 @@ func TestShareFlow(t *testing.T) {
 	if resp, _ = newBrowser().unlock(t, b.ShareURL, b.Password); resp.StatusCode != http.StatusGone {
 		t.Errorf("unlock after revoke: %d", resp.StatusCode)
 	}
-	evs, _ = e.s.DB.FindEvents(ctx, store.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleRevoked})
+	evs, _ = e.s.DB.FindEvents(ctx, sentinel.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleRevoked})
 	if len(evs) != 1 {
 		t.Errorf("%d bundle.revoked events", len(evs))
 	}
 	if code := e.api(t, "POST", "/v1/sca/bundles/"+b.ID+"/revoke", "", &info); code != 200 {
 		t.Errorf("second revoke: %d", code)
 	}
-	if evs, _ = e.s.DB.FindEvents(ctx, store.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleRevoked}); len(evs) != 1 {
+	if evs, _ = e.s.DB.FindEvents(ctx, sentinel.EventFilter{OrgID: e.org.ID, Type: sentinel.EventBundleRevoked}); len(evs) != 1 {
 		t.Errorf("second revoke emitted again: %d events", len(evs))
 	}
 }
@@ -448,5 +448,50 @@ func TestShareExpires(t *testing.T) {
 	// Unknown tokens are 404, not 410.
 	if resp, _ := br.do(t, "GET", e.s.ShareURL()+"/s/"+strings.Repeat("A", 43), nil); resp.StatusCode != http.StatusNotFound {
 		t.Errorf("unknown token: %d", resp.StatusCode)
+	}
+}
+
+// TestConcurrentGuessesCountedBeforeTheCheck sends 25 wrong passwords at
+// once: each is counted before it is checked, so at most ten are ever
+// checked and the share locks at ten.
+func TestConcurrentGuessesCountedBeforeTheCheck(t *testing.T) {
+	e := MustEnv(t)
+	b := e.MustIssue(t, `{"include":["audit"]}`)
+	var wg sync.WaitGroup
+	codes := make(chan int, 25)
+	for i := range 25 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := newBrowser().unlock(t, b.ShareURL, fmt.Sprintf("guess-%d", i))
+			codes <- resp.StatusCode
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusUnauthorized && c != http.StatusGone && c != http.StatusTooManyRequests {
+			t.Errorf("a guess got %d", c)
+		}
+	}
+	log, _, err := e.s.DB.BundleAccessLog(context.Background(), b.ID, sentinel.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, a := range log {
+		if a.Outcome == sentinel.AccessPasswordWrong || a.Outcome == sentinel.AccessLockedNow {
+			checked++
+		}
+	}
+	if checked > 10 {
+		t.Errorf("%d wrong passwords were checked, at most 10 may be", checked)
+	}
+	var list struct {
+		Data []evidence.Info `json:"data"`
+	}
+	e.api(t, "GET", "/v1/sca/bundles", "", &list)
+	if list.Data[0].Status != "locked" || list.Data[0].FailedAttempts != 10 {
+		t.Errorf("after 25 guesses at once: %+v", list.Data[0])
 	}
 }

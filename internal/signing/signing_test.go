@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/signing"
+	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
 const (
@@ -215,31 +216,10 @@ func TestVerify(t *testing.T) {
 	}
 }
 
-// cosignPath returns the cosign binary, or skips (fails when CI=true).
-func cosignPath(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("SENTINEL_COSIGN")
-	if p == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		p = filepath.Join(home, ".cache", "sentinel", "bin", "cosign")
-	}
-	if _, err := os.Stat(p); err != nil {
-		msg := "cosign v3.1.3 not found at " + p + " (set SENTINEL_COSIGN, or go install github.com/sigstore/cosign/v3/cmd/cosign@v3.1.3)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return p
-}
-
 // TestCosignVerifyBlob runs the real cosign on the same cases, offline:
 // proxies point nowhere, so any network access would fail the run.
 func TestCosignVerifyBlob(t *testing.T) {
-	cosign := cosignPath(t)
+	cosign := testenv.Cosign(t)
 	if testing.Short() {
 		t.Skip("runs cosign once per case")
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
@@ -21,44 +20,34 @@ func (tx *Tx) Audit(ctx context.Context, orgID string, actor sentinel.Actor, act
 		}
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO audit_log (org_id, actor, action, target, addr, details, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		orgID, actor.KeyID, action, target, actor.Addr, string(d), MS(tx.Now))
+		orgID, actor.KeyID, action, target, actor.Addr, string(d), MS(tx.Now()))
 	if err != nil {
 		return fmt.Errorf("audit %s: %w", action, err)
 	}
 	return nil
 }
 
-// AuditFilter selects audit entries of one organization inside [Since, Until).
-type AuditFilter struct {
-	OrgID  string
-	Since  time.Time
-	Until  time.Time
-	Action string // optional exact action
-	Page   Page
-}
-
-// FindAuditEntries returns audit entries oldest first. The cursor is the
-// last entry's id.
-func (db *DB) FindAuditEntries(ctx context.Context, f AuditFilter) ([]*sentinel.AuditEntry, string, error) {
-	after := int64(0)
-	if f.Page.Cursor != "" {
-		v, err := strconv.ParseInt(f.Page.Cursor, 10, 64)
-		if err != nil {
-			return nil, "", sentinel.InvalidField("cursor", "cursor is not valid")
-		}
-		after = v
+// FindAuditEntries returns audit entries oldest first.
+func (db *DB) FindAuditEntries(ctx context.Context, f sentinel.AuditFilter) ([]*sentinel.AuditEntry, string, error) {
+	c, _, err := parseCursor(f.Page.Cursor)
+	if err != nil {
+		return nil, "", err
 	}
 	until := f.Until
 	if until.IsZero() {
 		until = time.Unix(1<<40, 0)
 	}
-	limit := f.Page.Limit
-	if limit <= 0 {
-		limit = 1 << 30
+	limit := pageLimit(f.Page, 1<<30)
+	q := `SELECT id, actor, action, target, addr, details, created_at FROM audit_log
+		WHERE org_id = $1 AND created_at >= $2 AND created_at < $3 AND id > $4 AND ($5 = '' OR action = $5)`
+	args := []any{f.OrgID, MS(f.Since), MS(until), c.n, f.Action, limit + 1}
+	if f.Target != "" {
+		// A condition of its own rather than ($n = '' OR ...), so that the
+		// planner can use the (org_id, target, id) index.
+		q += ` AND target = $7`
+		args = append(args, f.Target)
 	}
-	rows, err := db.Query(ctx, `SELECT id, actor, action, target, addr, details, created_at FROM audit_log
-		WHERE org_id = $1 AND created_at >= $2 AND created_at < $3 AND id > $4 AND ($5 = '' OR action = $5)
-		ORDER BY id LIMIT $6`, f.OrgID, MS(f.Since), MS(until), after, f.Action, limit+1)
+	rows, err := db.Query(ctx, q+` ORDER BY id LIMIT $6`, args...)
 	if err != nil {
 		return nil, "", fmt.Errorf("find audit entries: %w", err)
 	}
@@ -81,6 +70,6 @@ func (db *DB) FindAuditEntries(ctx context.Context, f AuditFilter) ([]*sentinel.
 	if err := rows.Err(); err != nil {
 		return nil, "", err
 	}
-	out, next := TrimPage(out, limit, func(e *sentinel.AuditEntry) string { return strconv.FormatInt(e.ID, 10) })
+	out, next := trimPage(out, limit, func(e *sentinel.AuditEntry) cursor { return cursor{n: e.ID} })
 	return out, next, nil
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	sentinel "github.com/sentinel-sca/sentinel"
+
 	"cmp"
 	"context"
 	"encoding/json"
@@ -8,14 +10,6 @@ import (
 	"slices"
 	"strings"
 )
-
-// Edge is one edge of a submission's dependency graph (migration 0007):
-// the component whose purl is From depends on the one whose purl is To.
-// Both are purls as the submission's inventory rows keep them.
-type Edge struct {
-	From string `json:"from"`
-	To   string `json:"to"`
-}
 
 // edgeBatch bounds the edges of one statement, so that a huge graph is
 // written in bounded steps.
@@ -32,8 +26,8 @@ const edgeBatch = 5000
 // writes the inventory: multi-row VALUES cost SQLite time quadratic in the
 // placeholders of a statement (10,000 edges: 100 ms with 500 rows, 42 ms
 // with 50 rows to a statement, 34 ms as JSON; PostgreSQL 45 and 37 ms).
-func (tx *Tx) CreateSubmissionEdges(ctx context.Context, s *Submission, edges []Edge) error {
-	uniq := make([]Edge, 0, len(edges))
+func (tx *Tx) CreateSubmissionEdges(ctx context.Context, s *sentinel.Submission, edges []sentinel.DependencyEdge) error {
+	uniq := make([]sentinel.DependencyEdge, 0, len(edges))
 	for _, e := range edges {
 		if e.From != "" && e.To != "" && e.From != e.To {
 			uniq = append(uniq, e)
@@ -66,23 +60,23 @@ func (tx *Tx) CreateSubmissionEdges(ctx context.Context, s *Submission, edges []
 	return nil
 }
 
-func compareEdges(a, b Edge) int {
+func compareEdges(a, b sentinel.DependencyEdge) int {
 	return cmp.Or(strings.Compare(a.From, b.From), strings.Compare(a.To, b.To))
 }
 
 // SubmissionEdges returns the dependency graph of an organization's
 // submission, sorted by From, then To, in byte order; none for an unknown
 // submission or another organization's.
-func (db *DB) SubmissionEdges(ctx context.Context, orgID, id string) ([]Edge, error) {
+func (db *DB) SubmissionEdges(ctx context.Context, orgID, id string) ([]sentinel.DependencyEdge, error) {
 	rows, err := db.Query(ctx, `SELECT from_purl, to_purl FROM inventory_edges
 		WHERE submission_id = $1 AND org_id = $2`, id, orgID)
 	if err != nil {
 		return nil, fmt.Errorf("read dependency graph: %w", err)
 	}
 	defer rows.Close()
-	var out []Edge
+	var out []sentinel.DependencyEdge
 	for rows.Next() {
-		var e Edge
+		var e sentinel.DependencyEdge
 		if err := rows.Scan(&e.From, &e.To); err != nil {
 			return nil, err
 		}

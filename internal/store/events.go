@@ -22,7 +22,7 @@ func (tx *Tx) EmitEvent(ctx context.Context, org *sentinel.Organization, typ, su
 		return nil, fmt.Errorf("emit %s: %w", typ, err)
 	}
 	e := &sentinel.Event{
-		ID: sentinel.NewID(sentinel.PrefixEvent), Type: typ, CreatedAt: tx.Now,
+		ID: sentinel.NewID(sentinel.PrefixEvent), Type: typ, CreatedAt: tx.Now(),
 		Organization: org.Slug, Data: raw, OrgID: org.ID, Subject: subject,
 	}
 	env, err := e.MarshalEnvelope()
@@ -62,15 +62,8 @@ func (tx *Tx) MarkFannedOut(ctx context.Context, seqs []int64) error {
 	return nil
 }
 
-// EventFilter selects an organization's events.
-type EventFilter struct {
-	OrgID string
-	Type  string
-	Limit int
-}
-
 // FindEvents returns an organization's newest events first.
-func (db *DB) FindEvents(ctx context.Context, f EventFilter) ([]*sentinel.Event, error) {
+func (db *DB) FindEvents(ctx context.Context, f sentinel.EventFilter) ([]*sentinel.Event, error) {
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}

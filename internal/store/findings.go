@@ -12,96 +12,29 @@ import (
 	"github.com/sentinel-sca/sentinel"
 )
 
-// UpsertAsset returns the organization's asset with the name, creating it
-// (first seen now) or moving its last sighting to now. created reports a
-// new asset.
-func (tx *Tx) UpsertAsset(ctx context.Context, orgID, name, kind string) (*sentinel.Asset, bool, error) {
-	a, err := scanAsset(tx.QueryRow(ctx, `SELECT `+assetColumns+` FROM assets WHERE org_id = $1 AND name = $2`, orgID, name))
-	if err == nil {
-		a.LastSeen = tx.Now
-		_, err = tx.Exec(ctx, `UPDATE assets SET last_seen = $2 WHERE id = $1`, a.ID, MS(tx.Now))
-		return a, false, err
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return nil, false, fmt.Errorf("find asset: %w", err)
-	}
-	a = &sentinel.Asset{ID: sentinel.NewID(sentinel.PrefixAsset), OrgID: orgID, Name: name, Kind: kind,
-		Criticality: "medium", FirstSeen: tx.Now, LastSeen: tx.Now}
-	_, err = tx.Exec(ctx, `INSERT INTO assets (id, org_id, name, kind, criticality, first_seen, last_seen) VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-		a.ID, orgID, name, kind, a.Criticality, MS(tx.Now))
-	if err != nil {
-		return nil, false, fmt.Errorf("create asset: %w", err)
-	}
-	return a, true, nil
-}
-
-const assetColumns = `id, org_id, name, kind, criticality, first_seen, last_seen`
-
-func scanAsset(row interface{ Scan(...any) error }) (*sentinel.Asset, error) {
-	var a sentinel.Asset
-	var first, last int64
-	if err := row.Scan(&a.ID, &a.OrgID, &a.Name, &a.Kind, &a.Criticality, &first, &last); err != nil {
-		return nil, err
-	}
-	a.FirstSeen, a.LastSeen = FromMS(first), FromMS(last)
-	return &a, nil
-}
-
-// FindAssetByID returns an organization's asset. Errors: ENOTFOUND.
-func (db *DB) FindAssetByID(ctx context.Context, orgID, id string) (*sentinel.Asset, error) {
-	a, err := scanAsset(db.QueryRow(ctx, `SELECT `+assetColumns+` FROM assets WHERE org_id = $1 AND id = $2`, orgID, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("asset")
-	}
-	return a, err
-}
-
-// ListAssets returns an organization's assets by name.
-func (db *DB) ListAssets(ctx context.Context, orgID string) ([]*sentinel.Asset, error) {
-	rows, err := db.Query(ctx, `SELECT `+assetColumns+` FROM assets WHERE org_id = $1 ORDER BY name`, orgID)
-	if err != nil {
-		return nil, err
-	}
-	return scanRows(rows, scanAsset)
-}
-
-// SetAssetCriticality changes how much an asset matters to risk scores.
-func (tx *Tx) SetAssetCriticality(ctx context.Context, orgID, id, criticality string) error {
-	switch criticality {
-	case "low", "medium", "high", "critical":
-	default:
-		return sentinel.InvalidField("criticality", "criticality must be low, medium, high or critical")
-	}
-	res, err := tx.Exec(ctx, `UPDATE assets SET criticality = $3 WHERE org_id = $1 AND id = $2`, orgID, id, criticality)
-	if err != nil {
-		return err
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return notFound("asset")
-	}
-	return nil
-}
-
 const findingColumns = `f.id, f.org_id, f.asset_id, a.name, f.purl, f.advisory_id, f.category, f.cwe, f.summary, f.aliases,
 	f.severity, f.cvss_score, f.kev, f.kev_date_added, f.fixed_versions, f.nearest_fix, f.risk_score, f.band,
 	f.sla_due_at, f.sla_breached_at, f.status, f.status_reason, f.accepted_until, f.owner, f.compliance, f.source,
-	f.first_seen, f.last_seen, f.resolved_at, f.updated_at`
+	f.first_seen, f.last_seen, f.resolved_at, f.updated_at, f.evidence, f.malicious`
 
 func scanFinding(row interface{ Scan(...any) error }) (*sentinel.Finding, error) {
 	var f sentinel.Finding
-	var aliases, fixed, compliance string
+	var aliases, fixed, compliance, evidence string
 	var due, first, last, updated int64
 	var breached, accepted, resolved sql.NullInt64
 	err := row.Scan(&f.ID, &f.OrgID, &f.AssetID, &f.AssetName, &f.Purl, &f.AdvisoryID, &f.Category, &f.CWE, &f.Summary, &aliases,
 		&f.Severity, &f.CVSSScore, &f.KEV, &f.KEVDateAdded, &fixed, &f.NearestFix, &f.RiskScore, &f.Band,
 		&due, &breached, &f.Status, &f.StatusReason, &accepted, &f.Owner, &compliance, &f.Source,
-		&first, &last, &resolved, &updated)
+		&first, &last, &resolved, &updated, &evidence, &f.Malicious)
 	if err != nil {
 		return nil, err
 	}
 	_ = json.Unmarshal([]byte(aliases), &f.Aliases)
 	_ = json.Unmarshal([]byte(fixed), &f.FixedVersions)
 	_ = json.Unmarshal([]byte(compliance), &f.Compliance)
+	f.Weaknesses = sentinel.Weaknesses(f.Category, f.CWE)
+	f.Evidence = []sentinel.FindingEvidence{}
+	_ = json.Unmarshal([]byte(evidence), &f.Evidence)
 	f.SLADueAt, f.FirstSeen, f.LastSeen, f.UpdatedAt = FromMS(due), FromMS(first), FromMS(last), FromMS(updated)
 	f.SLABreachedAt, f.AcceptedUntil, f.ResolvedAt = nullMS(breached), nullMS(accepted), nullMS(resolved)
 	return &f, nil
@@ -128,18 +61,18 @@ func msPtr(t *time.Time) any {
 // SaveFinding inserts a new finding (empty ID: one is assigned) or writes
 // every field of an existing one.
 func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
-	f.UpdatedAt = tx.Now
+	f.UpdatedAt = tx.Now()
 	args := []any{f.OrgID, f.AssetID, f.Purl, f.AdvisoryID, f.Category, f.CWE, f.Summary, jsonText(f.Aliases),
 		f.Severity, f.CVSSScore, f.KEV, f.KEVDateAdded, jsonText(f.FixedVersions), f.NearestFix, f.RiskScore, f.Band,
 		MS(f.SLADueAt), msPtr(f.SLABreachedAt), f.Status, f.StatusReason, msPtr(f.AcceptedUntil), f.Owner, jsonText(f.Compliance), f.Source,
-		MS(f.FirstSeen), MS(f.LastSeen), msPtr(f.ResolvedAt), MS(f.UpdatedAt)}
+		MS(f.FirstSeen), MS(f.LastSeen), msPtr(f.ResolvedAt), MS(f.UpdatedAt), jsonText(f.Evidence), f.Malicious}
 	if f.ID == "" {
 		f.ID = sentinel.NewID(sentinel.PrefixFinding)
 		_, err := tx.Exec(ctx, `INSERT INTO findings (org_id, asset_id, purl, advisory_id, category, cwe, summary, aliases,
 			severity, cvss_score, kev, kev_date_added, fixed_versions, nearest_fix, risk_score, band,
 			sla_due_at, sla_breached_at, status, status_reason, accepted_until, owner, compliance, source,
-			first_seen, last_seen, resolved_at, updated_at, id)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29)`,
+			first_seen, last_seen, resolved_at, updated_at, evidence, malicious, id)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)`,
 			append(args, f.ID)...)
 		if err != nil {
 			return fmt.Errorf("insert finding: %w", err)
@@ -149,7 +82,7 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 	_, err := tx.Exec(ctx, `UPDATE findings SET org_id=$1, asset_id=$2, purl=$3, advisory_id=$4, category=$5, cwe=$6, summary=$7, aliases=$8,
 		severity=$9, cvss_score=$10, kev=$11, kev_date_added=$12, fixed_versions=$13, nearest_fix=$14, risk_score=$15, band=$16,
 		sla_due_at=$17, sla_breached_at=$18, status=$19, status_reason=$20, accepted_until=$21, owner=$22, compliance=$23, source=$24,
-		first_seen=$25, last_seen=$26, resolved_at=$27, updated_at=$28 WHERE id = $29`, append(args, f.ID)...)
+		first_seen=$25, last_seen=$26, resolved_at=$27, updated_at=$28, evidence=$29, malicious=$30 WHERE id = $31`, append(args, f.ID)...)
 	if err != nil {
 		return fmt.Errorf("update finding %s: %w", f.ID, err)
 	}
@@ -194,24 +127,25 @@ func (db *DB) FindFindingByID(ctx context.Context, orgID, id string) (*sentinel.
 	return f, err
 }
 
-// FindingFilter selects findings; nil and empty fields do not filter.
-type FindingFilter struct {
-	OrgID    string
-	Status   []string
-	Category string
-	KEV      *bool
-	Severity string
-	Band     string
-	AssetID  string
-	Purl     string
-	Advisory string
-	Page     Page
-}
-
-// FindFindings returns findings ordered by id (stable keyset pages).
-func (db *DB) FindFindings(ctx context.Context, f FindingFilter) ([]*sentinel.Finding, string, error) {
+// FindFindings returns findings ordered by id (stable keyset pages), or
+// with Sort "risk" by risk score, highest first, then id.
+func (db *DB) FindFindings(ctx context.Context, f sentinel.FindingFilter) ([]*sentinel.Finding, string, error) {
+	c, ok, err := parseCursor(f.Page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	byRisk := f.Sort == sentinel.FindingSortRisk
 	where := []string{"f.org_id = $1", "f.id > $2"}
-	args := []any{f.OrgID, f.Page.Cursor}
+	args := []any{f.OrgID, c.id}
+	if byRisk {
+		// The cursor is the last item's (risk, id): the next page starts
+		// below that risk, or at it with a greater id.
+		if !ok {
+			c.n = 1 << 30
+		}
+		where[1] = "(f.risk_score < $2 OR (f.risk_score = $3 AND f.id > $4))"
+		args = []any{f.OrgID, c.n, c.n, c.id}
+	}
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, strings.ReplaceAll(cond, "?", fmt.Sprintf("$%d", len(args))))
@@ -226,6 +160,9 @@ func (db *DB) FindFindings(ctx context.Context, f FindingFilter) ([]*sentinel.Fi
 	}
 	if f.Category != "" {
 		add("f.category = ?", f.Category)
+	}
+	if f.CWE != "" {
+		add("f.cwe = ?", f.CWE)
 	}
 	if f.KEV != nil {
 		add("f.kev = ?", *f.KEV)
@@ -245,13 +182,17 @@ func (db *DB) FindFindings(ctx context.Context, f FindingFilter) ([]*sentinel.Fi
 	if f.Advisory != "" {
 		add("f.advisory_id = ?", f.Advisory)
 	}
-	limit := f.Page.Limit
-	if limit <= 0 {
-		limit = 1 << 30
+	if f.Owner != "" {
+		add("f.owner = ?", f.Owner)
 	}
+	limit := pageLimit(f.Page, 1<<30)
 	args = append(args, limit+1)
+	order := "f.id"
+	if byRisk {
+		order = "f.risk_score DESC, f.id"
+	}
 	rows, err := db.Query(ctx, `SELECT `+findingColumns+` FROM findings f JOIN assets a ON a.id = f.asset_id WHERE `+
-		strings.Join(where, " AND ")+fmt.Sprintf(` ORDER BY f.id LIMIT $%d`, len(args)), args...)
+		strings.Join(where, " AND ")+fmt.Sprintf(` ORDER BY %s LIMIT $%d`, order, len(args)), args...)
 	if err != nil {
 		return nil, "", fmt.Errorf("find findings: %w", err)
 	}
@@ -259,7 +200,12 @@ func (db *DB) FindFindings(ctx context.Context, f FindingFilter) ([]*sentinel.Fi
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := TrimPage(out, limit, func(x *sentinel.Finding) string { return x.ID })
+	out, next := trimPage(out, limit, func(x *sentinel.Finding) cursor {
+		if byRisk {
+			return cursor{n: int64(x.RiskScore), id: x.ID}
+		}
+		return cursor{id: x.ID}
+	})
 	return out, next, nil
 }
 
@@ -278,7 +224,7 @@ func (db *DB) BreachedFindings(ctx context.Context, now time.Time, limit int) ([
 // MarkSLABreached records a breach once; it reports false when another
 // worker already did.
 func (tx *Tx) MarkSLABreached(ctx context.Context, id string) (bool, error) {
-	res, err := tx.Exec(ctx, `UPDATE findings SET sla_breached_at = $2, updated_at = $2 WHERE id = $1 AND sla_breached_at IS NULL`, id, MS(tx.Now))
+	res, err := tx.Exec(ctx, `UPDATE findings SET sla_breached_at = $2, updated_at = $2 WHERE id = $1 AND sla_breached_at IS NULL`, id, MS(tx.Now()))
 	if err != nil {
 		return false, err
 	}

@@ -1,22 +1,14 @@
 package store
 
 import (
+	sentinel "github.com/sentinel-sca/sentinel"
+
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 )
-
-// IntelAdvisory is one stored OSV record.
-type IntelAdvisory struct {
-	ID         string
-	Modified   time.Time
-	Withdrawn  bool
-	Ecosystems []string
-	Raw        []byte
-}
 
 // upsertBatch writes rows with multi-row INSERT ... ON CONFLICT statements
 // of up to batch rows: one round trip per batch on PostgreSQL, far fewer
@@ -57,7 +49,7 @@ func (tx *Tx) upsertBatch(ctx context.Context, table string, cols []string, conf
 }
 
 // UpsertAdvisories inserts or replaces OSV records by id.
-func (tx *Tx) UpsertAdvisories(ctx context.Context, advs []IntelAdvisory) error {
+func (tx *Tx) UpsertAdvisories(ctx context.Context, advs []sentinel.IntelAdvisory) error {
 	rows := make([][]any, len(advs))
 	for i, a := range advs {
 		rows[i] = []any{a.ID, MS(a.Modified), a.Withdrawn, strings.Join(a.Ecosystems, ","), a.Raw}
@@ -65,16 +57,8 @@ func (tx *Tx) UpsertAdvisories(ctx context.Context, advs []IntelAdvisory) error 
 	return tx.upsertBatch(ctx, "intel_advisories", []string{"id", "modified", "withdrawn", "ecosystems", "raw"}, "id", rows)
 }
 
-// KEVRow is one stored catalog entry.
-type KEVRow struct {
-	CVE        string
-	DateAdded  string
-	Ransomware bool
-	Raw        []byte
-}
-
 // ReplaceKEV replaces the whole known-exploited catalog.
-func (tx *Tx) ReplaceKEV(ctx context.Context, entries []KEVRow) error {
+func (tx *Tx) ReplaceKEV(ctx context.Context, entries []sentinel.KEVEntry) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM intel_kev`); err != nil {
 		return err
 	}
@@ -124,16 +108,16 @@ func (db *DB) AdvisoryRaw(ctx context.Context, id string) ([]byte, error) {
 	return raw, err
 }
 
-// KEVRows returns the stored catalog entries.
-func (db *DB) KEVRows(ctx context.Context) ([]KEVRow, error) {
+// KEVEntries returns the stored catalog entries.
+func (db *DB) KEVEntries(ctx context.Context) ([]sentinel.KEVEntry, error) {
 	rows, err := db.Query(ctx, `SELECT cve, date_added, ransomware, raw FROM intel_kev ORDER BY cve`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []KEVRow
+	var out []sentinel.KEVEntry
 	for rows.Next() {
-		var r KEVRow
+		var r sentinel.KEVEntry
 		if err := rows.Scan(&r.CVE, &r.DateAdded, &r.Ransomware, &r.Raw); err != nil {
 			return nil, err
 		}
@@ -161,20 +145,8 @@ func (db *DB) EOLRaws(ctx context.Context) (map[string][]byte, error) {
 	return out, rows.Err()
 }
 
-// IntelSync is the record of one sync.
-type IntelSync struct {
-	ID         int64     `json:"id"`
-	StartedAt  time.Time `json:"started_at"`
-	FinishedAt time.Time `json:"finished_at"`
-	Status     string    `json:"status"` // ok or failed
-	Sources    string    `json:"sources"`
-	Stats      string    `json:"-"`
-	Delta      string    `json:"-"`
-	Error      string    `json:"error,omitempty"`
-}
-
 // RecordSync stores a sync's outcome and returns its id.
-func (tx *Tx) RecordSync(ctx context.Context, s IntelSync) (int64, error) {
+func (tx *Tx) RecordSync(ctx context.Context, s sentinel.IntelSync) (int64, error) {
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO intel_syncs (started_at, finished_at, status, sources, stats, delta, error)
 		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
@@ -183,20 +155,20 @@ func (tx *Tx) RecordSync(ctx context.Context, s IntelSync) (int64, error) {
 }
 
 // RecordFailedSync stores a failed sync in a transaction of its own.
-func (db *DB) RecordFailedSync(ctx context.Context, s IntelSync) error {
+func (db *DB) RecordFailedSync(ctx context.Context, s sentinel.IntelSync) error {
 	return db.InTx(ctx, func(tx *Tx) error { _, err := tx.RecordSync(ctx, s); return err })
 }
 
 // LastSyncs returns the newest syncs first.
-func (db *DB) LastSyncs(ctx context.Context, limit int) ([]IntelSync, error) {
+func (db *DB) LastSyncs(ctx context.Context, limit int) ([]sentinel.IntelSync, error) {
 	rows, err := db.Query(ctx, `SELECT id, started_at, finished_at, status, sources, stats, delta, error FROM intel_syncs ORDER BY id DESC LIMIT $1`, limit)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []IntelSync
+	var out []sentinel.IntelSync
 	for rows.Next() {
-		var s IntelSync
+		var s sentinel.IntelSync
 		var st, fin int64
 		if err := rows.Scan(&s.ID, &st, &fin, &s.Status, &s.Sources, &s.Stats, &s.Delta, &s.Error); err != nil {
 			return nil, err
@@ -205,6 +177,22 @@ func (db *DB) LastSyncs(ctx context.Context, limit int) ([]IntelSync, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// FindSync returns one recorded sync. Errors: ENOTFOUND.
+func (db *DB) FindSync(ctx context.Context, id int64) (*sentinel.IntelSync, error) {
+	var s sentinel.IntelSync
+	var st, fin int64
+	err := db.QueryRow(ctx, `SELECT id, started_at, finished_at, status, sources, stats, delta, error FROM intel_syncs WHERE id = $1`, id).
+		Scan(&s.ID, &st, &fin, &s.Status, &s.Sources, &s.Stats, &s.Delta, &s.Error)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("sync")
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.StartedAt, s.FinishedAt = FromMS(st), FromMS(fin)
+	return &s, nil
 }
 
 // LatestSyncID is the id of the newest successful sync (0 if none): a
@@ -227,8 +215,8 @@ func (db *DB) IntelCounts(ctx context.Context) (advisories, withdrawn, kev, eol 
 }
 
 // KEVByCVE returns the catalog entry of a CVE. Errors: ENOTFOUND.
-func (db *DB) KEVByCVE(ctx context.Context, cve string) (*KEVRow, error) {
-	var r KEVRow
+func (db *DB) KEVByCVE(ctx context.Context, cve string) (*sentinel.KEVEntry, error) {
+	var r sentinel.KEVEntry
 	err := db.QueryRow(ctx, `SELECT cve, date_added, ransomware, raw FROM intel_kev WHERE cve = $1`, cve).Scan(&r.CVE, &r.DateAdded, &r.Ransomware, &r.Raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("kev entry")

@@ -16,77 +16,6 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
-// Submission is one SBOM submitted by an agent. Its original bytes are kept
-// apart (SubmissionBody): Evidence Bundles sign exactly what the agent sent.
-type Submission struct {
-	ID    string `json:"id"`
-	OrgID string `json:"-"`
-	// Host is the host or asset the SBOM describes.
-	Host string `json:"host"`
-	// Asset is the SBOM's metadata.component ("name" or "name@version").
-	Asset        string `json:"asset,omitempty"`
-	SpecVersion  string `json:"spec_version"`
-	SerialNumber string `json:"serial_number,omitempty"`
-	// ComponentCount is the number of components in the document, nested
-	// ones included; IndexedCount the number of distinct inventory rows.
-	ComponentCount int   `json:"component_count"`
-	IndexedCount   int   `json:"indexed_count"`
-	Size           int64 `json:"size"`
-	// SHA256 is the hex SHA-256 of the original bytes.
-	SHA256    string    `json:"sha256"`
-	AgentID   string    `json:"agent_id,omitempty"`
-	KeyID     string    `json:"key_id,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-// InventoryItem is one component of a submission as the inventory indexes
-// it. Name is the search key (InventoryKey); Ecosystem is the OSV ecosystem
-// without release suffix, or "" when the component has no usable purl.
-type InventoryItem struct {
-	Purl      string `json:"purl"`
-	Ecosystem string `json:"ecosystem"`
-	Name      string `json:"name"`
-	Version   string `json:"version"`
-}
-
-// InventoryKey is the name under which a package is indexed and searched:
-// the ecosystem's normalisation (purl.NormalizeName: PEP 503 for PyPI, '_'
-// as '-' for crates.io, ...) in lower case, so that names match
-// case-insensitively in every ecosystem.
-func InventoryKey(ecosystem, name string) string {
-	return strings.ToLower(purl.NormalizeName(ecosystem, strings.TrimSpace(name)))
-}
-
-// keyEcosystems are the ecosystems whose normalisation differs from plain
-// lower case; every other ecosystem shares the key of "".
-var keyEcosystems = []string{"", "PyPI", "crates.io"}
-
-// SearchKeys returns the distinct keys a query name can have in any
-// ecosystem: the candidates a search looks up before MatchesKey checks
-// each row against its own ecosystem.
-func SearchKeys(name string) []string {
-	var keys []string
-	for _, e := range keyEcosystems {
-		if k := InventoryKey(e, name); !slices.Contains(keys, k) {
-			keys = append(keys, k)
-		}
-	}
-	return keys
-}
-
-// ItemFromPurl builds the inventory item of a purl. When the purl has no
-// OSV ecosystem (or does not parse) fallbackName, lower-cased, is the key.
-func ItemFromPurl(p, fallbackName, fallbackVersion string) InventoryItem {
-	if p != "" {
-		eco, name, version, err := purl.ToEcosystem(p)
-		if err == nil {
-			eco = purl.BaseEcosystem(eco)
-			return InventoryItem{Purl: p, Ecosystem: eco, Name: InventoryKey(eco, name), Version: version}
-		}
-	}
-	return InventoryItem{Purl: p, Name: InventoryKey("", fallbackName), Version: fallbackVersion}
-}
-
 // ingestBatch bounds the rows of one statement, so that a huge SBOM is
 // indexed in bounded steps.
 const ingestBatch = 5000
@@ -96,26 +25,16 @@ const ingestBatch = 5000
 // index (first/last seen per host and component). Items are deduplicated
 // by (ecosystem, name, version); s.IndexedCount and s.CreatedAt are set.
 // Errors: ENOTFOUND (organization), ECONFLICT (id).
-func (tx *Tx) CreateSubmission(ctx context.Context, s *Submission, body []byte, items []InventoryItem) error {
-	s.CreatedAt = tx.Now
-	now := MS(tx.Now)
-	type key struct{ eco, name, version string }
-	seen := make(map[key]bool, len(items))
-	uniq := make([]InventoryItem, 0, len(items))
-	for _, it := range items {
-		k := key{it.Ecosystem, it.Name, it.Version}
-		if it.Name == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		uniq = append(uniq, it)
-	}
+func (tx *Tx) CreateSubmission(ctx context.Context, s *sentinel.Submission, body []byte, items []sentinel.InventoryItem) error {
+	s.CreatedAt = tx.Now()
+	now := MS(tx.Now())
+	uniq := dedupItems(items)
 	s.IndexedCount = len(uniq)
 	_, err := tx.Exec(ctx, `INSERT INTO sbom_submissions (id, org_id, host, asset, spec_version, serial_number,
-		component_count, indexed_count, size, sha256, agent_id, key_id, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		component_count, indexed_count, size, sha256, agent_id, key_id, created_at, claimed_host)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
 		s.ID, s.OrgID, s.Host, s.Asset, s.SpecVersion, s.SerialNumber, s.ComponentCount, s.IndexedCount,
-		s.Size, s.SHA256, s.AgentID, s.KeyID, now)
+		s.Size, s.SHA256, s.AgentID, s.KeyID, now, s.ClaimedHost)
 	if err != nil {
 		return fmt.Errorf("create submission: %w", err)
 	}
@@ -126,6 +45,115 @@ func (tx *Tx) CreateSubmission(ctx context.Context, s *Submission, body []byte, 
 		return fmt.Errorf("store submission body: %w", err)
 	}
 
+	if err := tx.setLive(ctx, s.OrgID, s.Host, s.ID, sentinel.SourceSBOM, now); err != nil {
+		return err
+	}
+	return tx.indexComponents(ctx, s.OrgID, s.Host, s.ID, now, uniq)
+}
+
+// setLive makes sourceID the host's live source unless a newer one is.
+func (tx *Tx) setLive(ctx context.Context, orgID, host, sourceID, kind string, at int64) error {
+	_, err := tx.Exec(ctx, `INSERT INTO inventory_live (org_id, host, source_id, kind, created_at) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (org_id, host) DO UPDATE SET source_id = excluded.source_id, kind = excluded.kind, created_at = excluded.created_at
+		WHERE excluded.created_at >= inventory_live.created_at`, orgID, host, sourceID, kind, at)
+	if err != nil {
+		return fmt.Errorf("record live source: %w", err)
+	}
+	return nil
+}
+
+// dedupItems drops items without a name and repeats of an (ecosystem,
+// name, version), keeping the first.
+func dedupItems(items []sentinel.InventoryItem) []sentinel.InventoryItem {
+	type key struct{ eco, name, version string }
+	seen := make(map[key]bool, len(items))
+	uniq := make([]sentinel.InventoryItem, 0, len(items))
+	for _, it := range items {
+		k := key{it.Ecosystem, it.Name, it.Version}
+		if it.Name == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		uniq = append(uniq, it)
+	}
+	return uniq
+}
+
+// IndexComponents records the components an external scan (or any source
+// other than a submission, of kind) saw on host: occurrence rows under
+// sourceID and the sightings index, as a submission's are, and sourceID as
+// the host's live source. Items are deduplicated by (ecosystem, name,
+// version).
+func (tx *Tx) IndexComponents(ctx context.Context, orgID, host, sourceID, kind string, items []sentinel.InventoryItem) error {
+	now := MS(tx.Now())
+	if err := tx.setLive(ctx, orgID, host, sourceID, kind, now); err != nil {
+		return err
+	}
+	return tx.indexComponents(ctx, orgID, host, sourceID, now, dedupItems(items))
+}
+
+// LiveComponents returns the components of an organization's live sources
+// (each host's newest submission, each site's newest reachable scan) that
+// are of one of the packages: what the watch and an indicator re-match.
+// It reads the inverted index, so its cost follows the matches, not the
+// inventory.
+func (db *DB) LiveComponents(ctx context.Context, orgID string, pkgs []sentinel.PackageRef) ([]sentinel.LiveComponent, error) {
+	var out []sentinel.LiveComponent
+	byName := map[string][]string{}
+	for _, p := range pkgs {
+		byName[p.Name] = append(byName[p.Name], p.Ecosystem)
+	}
+	names := make([]string, 0, len(byName))
+	for n := range byName {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for start := 0; start < len(names); start += 500 {
+		batch := names[start:min(start+500, len(names))]
+		args := []any{orgID}
+		ph := make([]string, len(batch))
+		for i, n := range batch {
+			args = append(args, n)
+			ph[i] = "$" + strconv.Itoa(len(args))
+		}
+		rows, err := db.Query(ctx, `SELECT l.host, l.source_id, l.kind, i.purl, i.ecosystem, i.name, i.version
+			FROM inventory i JOIN inventory_live l ON l.source_id = i.submission_id AND l.org_id = i.org_id
+			WHERE i.org_id = $1 AND i.name IN (`+strings.Join(ph, ",")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("live components: %w", err)
+		}
+		got, err := scanRows(rows, func(r interface{ Scan(...any) error }) (sentinel.LiveComponent, error) {
+			var c sentinel.LiveComponent
+			err := r.Scan(&c.Host, &c.SourceID, &c.Kind, &c.Purl, &c.Ecosystem, &c.Name, &c.Version)
+			return c, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range got {
+			if slices.Contains(byName[c.Name], c.Ecosystem) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
+}
+
+// LiveSources returns an organization's live sources: host -> (source id,
+// kind).
+func (db *DB) LiveSources(ctx context.Context, orgID string) ([]sentinel.LiveComponent, error) {
+	rows, err := db.Query(ctx, `SELECT host, source_id, kind FROM inventory_live WHERE org_id = $1 ORDER BY host`, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("live sources: %w", err)
+	}
+	return scanRows(rows, func(r interface{ Scan(...any) error }) (sentinel.LiveComponent, error) {
+		var c sentinel.LiveComponent
+		err := r.Scan(&c.Host, &c.SourceID, &c.Kind)
+		return c, err
+	})
+}
+
+func (tx *Tx) indexComponents(ctx context.Context, orgID, host, sourceID string, now int64, uniq []sentinel.InventoryItem) error {
 	// Rows travel as one JSON array parameter per statement, read by the
 	// engine's JSON table function: one short statement instead of
 	// thousands of placeholders, which SQLite resolves in quadratic time
@@ -169,24 +197,24 @@ func (tx *Tx) CreateSubmission(ctx context.Context, s *Submission, body []byte, 
 			return fmt.Errorf("index submission: %w", err)
 		}
 		if upsert != "" {
-			if _, err := tx.Exec(ctx, upsert, s.OrgID, s.Host, now, s.ID, string(js)); err != nil {
+			if _, err := tx.Exec(ctx, upsert, orgID, host, now, sourceID, string(js)); err != nil {
 				return fmt.Errorf("index submission: %w", err)
 			}
 		}
-		if _, err := tx.Exec(ctx, occur, s.OrgID, s.Host, now, s.ID, string(js)); err != nil {
+		if _, err := tx.Exec(ctx, occur, orgID, host, now, sourceID, string(js)); err != nil {
 			return fmt.Errorf("index submission: %w", err)
 		}
 	}
 	return nil
 }
 
-const submissionColumns = `id, org_id, host, asset, spec_version, serial_number, component_count, indexed_count, size, sha256, agent_id, key_id, created_at`
+const submissionColumns = `id, org_id, host, asset, spec_version, serial_number, component_count, indexed_count, size, sha256, agent_id, key_id, created_at, claimed_host`
 
-func scanSubmission(row interface{ Scan(...any) error }) (*Submission, error) {
-	var s Submission
+func scanSubmission(row interface{ Scan(...any) error }) (*sentinel.Submission, error) {
+	var s sentinel.Submission
 	var created int64
 	err := row.Scan(&s.ID, &s.OrgID, &s.Host, &s.Asset, &s.SpecVersion, &s.SerialNumber, &s.ComponentCount,
-		&s.IndexedCount, &s.Size, &s.SHA256, &s.AgentID, &s.KeyID, &created)
+		&s.IndexedCount, &s.Size, &s.SHA256, &s.AgentID, &s.KeyID, &created, &s.ClaimedHost)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +224,7 @@ func scanSubmission(row interface{ Scan(...any) error }) (*Submission, error) {
 
 // FindSubmission returns an organization's submission. Errors: ENOTFOUND
 // (also for another organization's).
-func (db *DB) FindSubmission(ctx context.Context, orgID, id string) (*Submission, error) {
+func (db *DB) FindSubmission(ctx context.Context, orgID, id string) (*sentinel.Submission, error) {
 	s, err := scanSubmission(db.QueryRow(ctx, `SELECT `+submissionColumns+` FROM sbom_submissions WHERE org_id = $1 AND id = $2`, orgID, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("submission")
@@ -205,17 +233,14 @@ func (db *DB) FindSubmission(ctx context.Context, orgID, id string) (*Submission
 }
 
 // ListSubmissions returns an organization's submissions, oldest first,
-// created in [since, until) when those are not zero. The cursor is the
-// last row's "<created_at ms>.<id>" (keyset paging).
-func (db *DB) ListSubmissions(ctx context.Context, orgID string, since, until time.Time, page Page) ([]*Submission, string, error) {
-	afterMS, afterID := int64(-1), ""
-	if page.Cursor != "" {
-		ms, id, ok := strings.Cut(page.Cursor, ".")
-		n, err := strconv.ParseInt(ms, 10, 64)
-		if !ok || err != nil {
-			return nil, "", sentinel.InvalidField("cursor", "cursor is not valid")
-		}
-		afterMS, afterID = n, id
+// created in [since, until) when those are not zero.
+func (db *DB) ListSubmissions(ctx context.Context, orgID string, since, until time.Time, page sentinel.Page) ([]*sentinel.Submission, string, error) {
+	c, ok, err := parseCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	if !ok {
+		c.n = -1
 	}
 	hi := int64(1<<62 - 1)
 	if !until.IsZero() {
@@ -225,12 +250,10 @@ func (db *DB) ListSubmissions(ctx context.Context, orgID string, since, until ti
 	if !since.IsZero() {
 		lo = MS(since)
 	}
-	if page.Limit <= 0 {
-		page.Limit = 50
-	}
+	limit := pageLimit(page, 50)
 	rows, err := db.Query(ctx, `SELECT `+submissionColumns+` FROM sbom_submissions
 		WHERE org_id = $1 AND created_at >= $2 AND created_at < $3 AND (created_at > $4 OR (created_at = $4 AND id > $5))
-		ORDER BY created_at, id LIMIT $6`, orgID, lo, hi, afterMS, afterID, page.Limit+1)
+		ORDER BY created_at, id LIMIT $6`, orgID, lo, hi, c.n, c.id, limit+1)
 	if err != nil {
 		return nil, "", err
 	}
@@ -238,9 +261,44 @@ func (db *DB) ListSubmissions(ctx context.Context, orgID string, since, until ti
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := TrimPage(out, page.Limit, func(s *Submission) string {
-		return strconv.FormatInt(MS(s.CreatedAt), 10) + "." + s.ID
-	})
+	out, next := trimPage(out, limit, func(s *sentinel.Submission) cursor { return cursor{n: MS(s.CreatedAt), id: s.ID} })
+	return out, next, nil
+}
+
+// FindSubmissions returns an organization's submissions, optionally of
+// one host, oldest first or (Newest) newest first.
+func (db *DB) FindSubmissions(ctx context.Context, f sentinel.SubmissionFilter) ([]*sentinel.Submission, string, error) {
+	c, ok, err := parseCursor(f.Page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	cmp, order := ">", "created_at, id"
+	if f.Newest {
+		cmp, order = "<", "created_at DESC, id DESC"
+	}
+	if !ok {
+		c.n, c.id = -1, ""
+		if f.Newest {
+			c.n = 1<<62 - 1
+		}
+	}
+	q := `SELECT ` + submissionColumns + ` FROM sbom_submissions WHERE org_id = $1
+		AND (created_at ` + cmp + ` $2 OR (created_at = $2 AND id ` + cmp + ` $3))`
+	limit := pageLimit(f.Page, 50)
+	args := []any{f.OrgID, c.n, c.id, limit + 1}
+	if f.Host != "" {
+		q += ` AND host = $5`
+		args = append(args, f.Host)
+	}
+	rows, err := db.Query(ctx, q+` ORDER BY `+order+` LIMIT $4`, args...)
+	if err != nil {
+		return nil, "", err
+	}
+	out, err := scanRows(rows, scanSubmission)
+	if err != nil {
+		return nil, "", err
+	}
+	out, next := trimPage(out, limit, func(s *sentinel.Submission) cursor { return cursor{n: MS(s.CreatedAt), id: s.ID} })
 	return out, next, nil
 }
 
@@ -261,36 +319,22 @@ func (db *DB) SubmissionBody(ctx context.Context, orgID, id string) ([]byte, err
 
 // SubmissionItems returns the inventory rows of an organization's
 // submission, sorted by purl.
-func (db *DB) SubmissionItems(ctx context.Context, orgID, id string) ([]InventoryItem, error) {
+func (db *DB) SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel.InventoryItem, error) {
 	rows, err := db.Query(ctx, `SELECT purl, ecosystem, name, version FROM inventory
 		WHERE submission_id = $1 AND org_id = $2 ORDER BY purl, name, version`, id, orgID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []InventoryItem
+	var out []sentinel.InventoryItem
 	for rows.Next() {
-		var it InventoryItem
+		var it sentinel.InventoryItem
 		if err := rows.Scan(&it.Purl, &it.Ecosystem, &it.Name, &it.Version); err != nil {
 			return nil, err
 		}
 		out = append(out, it)
 	}
 	return out, rows.Err()
-}
-
-// Sighting is one component on one host in the inverted index.
-type Sighting struct {
-	Host      string
-	Ecosystem string
-	Name      string
-	Version   string
-	Purl      string
-	FirstSeen time.Time
-	LastSeen  time.Time
-	// Occurrences is the number of submissions from the host that listed it.
-	Occurrences      int
-	LastSubmissionID string
 }
 
 // MaxSightings bounds one search's rows.
@@ -301,8 +345,8 @@ const MaxSightings = 100_000
 // case-insensitively) at version, or at any version when version is "". A
 // version also matches with or without a leading "v" (Go writes v1.2.3).
 // Rows come sorted by host, then ecosystem and version.
-func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([]Sighting, error) {
-	keys := SearchKeys(name)
+func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([]sentinel.Sighting, error) {
+	keys := purl.SearchKeys(name)
 	args := []any{orgID}
 	var q strings.Builder
 	q.WriteString(`SELECT host, ecosystem, name, version, purl, first_seen, last_seen, occurrences, last_submission_id
@@ -333,10 +377,10 @@ func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([
 		return nil, fmt.Errorf("search inventory: %w", err)
 	}
 	defer rows.Close()
-	var out []Sighting
+	var out []sentinel.Sighting
 	keyOf := map[string]string{} // ecosystem -> the query's key in it
 	for rows.Next() {
-		var s Sighting
+		var s sentinel.Sighting
 		var first, last int64
 		if err := rows.Scan(&s.Host, &s.Ecosystem, &s.Name, &s.Version, &s.Purl, &first, &last, &s.Occurrences, &s.LastSubmissionID); err != nil {
 			return nil, err
@@ -345,7 +389,7 @@ func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([
 		// ecosystem normalises the query to their key.
 		k, ok := keyOf[s.Ecosystem]
 		if !ok {
-			k = InventoryKey(s.Ecosystem, name)
+			k = purl.InventoryKey(s.Ecosystem, name)
 			keyOf[s.Ecosystem] = k
 		}
 		if k != s.Name {
@@ -357,40 +401,10 @@ func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(out, func(a, b Sighting) int {
+	slices.SortFunc(out, func(a, b sentinel.Sighting) int {
 		return cmp.Or(strings.Compare(a.Host, b.Host), strings.Compare(a.Ecosystem, b.Ecosystem), strings.Compare(a.Version, b.Version))
 	})
 	return out, nil
-}
-
-// HostSummary is a component search's aggregate on one host.
-type HostSummary struct {
-	Host      string
-	FirstSeen time.Time
-	LastSeen  time.Time
-	// Occurrences is the number of submissions from the host that listed a
-	// matching component (summed over matching components).
-	Occurrences int
-}
-
-// ComponentSummary is a component search's aggregate for one matching
-// component (ecosystem, version and purl) over every host.
-type ComponentSummary struct {
-	Ecosystem   string
-	Version     string
-	Purl        string
-	FirstSeen   time.Time
-	LastSeen    time.Time
-	Occurrences int
-	Hosts       int
-}
-
-// InventorySummary is the answer of SearchInventory.
-type InventorySummary struct {
-	// Hosts are sorted by host; at most maxHosts (Truncated tells).
-	Hosts      []HostSummary
-	HostCount  int
-	Components []ComponentSummary
 }
 
 // SearchInventory aggregates an organization's sightings of the component
@@ -398,10 +412,10 @@ type InventorySummary struct {
 // in the database: a popular package on a thousand hosts returns a
 // thousand short rows, not every sighting. At most maxHosts hosts are
 // returned; HostCount counts them all.
-func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, maxHosts int) (*InventorySummary, error) {
+func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, maxHosts int) (*sentinel.InventorySummary, error) {
 	// The exact filter, in SQL: a row matches when its own ecosystem's
 	// normalisation of the query equals its key.
-	args := []any{orgID, InventoryKey("", name), InventoryKey("PyPI", name), InventoryKey("crates.io", name)}
+	args := []any{orgID, purl.InventoryKey("", name), purl.InventoryKey("PyPI", name), purl.InventoryKey("crates.io", name)}
 	where := `org_id = $1 AND name IN ($2, $3, $4)
 		AND name = CASE ecosystem WHEN 'PyPI' THEN $3 WHEN 'crates.io' THEN $4 ELSE $2 END`
 	if version != "" {
@@ -412,7 +426,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 		args = append(args, version, alt)
 		where += ` AND version IN ($5, $6)`
 	}
-	out := &InventorySummary{}
+	out := &sentinel.InventorySummary{}
 	if db.Engine == Postgres {
 		return db.searchInventoryPG(ctx, where, args, maxHosts)
 	}
@@ -426,7 +440,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 		if len(out.Hosts) >= maxHosts {
 			continue
 		}
-		var h HostSummary
+		var h sentinel.HostSummary
 		var first, last int64
 		if err := rows.Scan(&h.Host, &first, &last, &h.Occurrences); err != nil {
 			rows.Close()
@@ -446,7 +460,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c ComponentSummary
+		var c sentinel.ComponentSummary
 		var first, last int64
 		if err := rows.Scan(&c.Ecosystem, &c.Version, &c.Purl, &first, &last, &c.Occurrences, &c.Hosts); err != nil {
 			return nil, err
@@ -460,7 +474,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 // searchInventoryPG is SearchInventory in one scan: PostgreSQL computes
 // both groupings from one pass over the index (GROUPING SETS), which halves
 // the tail latency of popular packages.
-func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, maxHosts int) (*InventorySummary, error) {
+func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, maxHosts int) (*sentinel.InventorySummary, error) {
 	rows, err := db.Query(ctx, `SELECT GROUPING(host), host, ecosystem, version, purl,
 			MIN(first_seen), MAX(last_seen), SUM(occurrences), COUNT(*)
 		FROM inventory_sightings WHERE `+where+`
@@ -470,7 +484,7 @@ func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, m
 		return nil, fmt.Errorf("search inventory: %w", err)
 	}
 	defer rows.Close()
-	out := &InventorySummary{}
+	out := &sentinel.InventorySummary{}
 	for rows.Next() {
 		var grouped, occ, n int
 		var host, eco, version, purl sql.NullString
@@ -481,11 +495,11 @@ func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, m
 		if grouped == 0 { // a host row
 			out.HostCount++
 			if len(out.Hosts) < maxHosts {
-				out.Hosts = append(out.Hosts, HostSummary{Host: host.String, FirstSeen: FromMS(first), LastSeen: FromMS(last), Occurrences: occ})
+				out.Hosts = append(out.Hosts, sentinel.HostSummary{Host: host.String, FirstSeen: FromMS(first), LastSeen: FromMS(last), Occurrences: occ})
 			}
 			continue
 		}
-		out.Components = append(out.Components, ComponentSummary{Ecosystem: eco.String, Version: version.String, Purl: purl.String,
+		out.Components = append(out.Components, sentinel.ComponentSummary{Ecosystem: eco.String, Version: version.String, Purl: purl.String,
 			FirstSeen: FromMS(first), LastSeen: FromMS(last), Occurrences: occ, Hosts: n})
 	}
 	return out, rows.Err()

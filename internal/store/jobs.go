@@ -1,6 +1,8 @@
 package store
 
 import (
+	sentinel "github.com/sentinel-sca/sentinel"
+
 	"context"
 	"database/sql"
 	"errors"
@@ -9,49 +11,16 @@ import (
 	"time"
 )
 
-// Job states.
-const (
-	JobAvailable = "available"
-	JobRunning   = "running"
-	JobCompleted = "completed"
-	JobFailed    = "failed" // gave up after MaxAttempts
-)
-
-// Job is one durable unit of work.
-type Job struct {
-	ID          int64
-	Kind        string
-	Args        []byte
-	UniqueKey   string
-	State       string
-	Attempts    int
-	MaxAttempts int
-	RunAfter    time.Time
-	LeaseUntil  time.Time
-	LastError   string
-}
-
-// EnqueueOptions tune one enqueue.
-type EnqueueOptions struct {
-	// UniqueKey, when set, makes the enqueue a no-op while another job with
-	// the same key is available or running.
-	UniqueKey string
-	// RunAfter delays the first attempt.
-	RunAfter time.Time
-	// MaxAttempts defaults to 25.
-	MaxAttempts int
-}
-
 // Enqueue adds a job in the caller's transaction, so the job exists if and
 // only if the change that asked for it commits. It reports whether a job
 // was inserted (false when UniqueKey matched a pending job).
-func (tx *Tx) Enqueue(ctx context.Context, kind string, args []byte, o EnqueueOptions) (int64, bool, error) {
+func (tx *Tx) Enqueue(ctx context.Context, kind string, args []byte, o sentinel.EnqueueOptions) (int64, bool, error) {
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 25
 	}
 	runAfter := o.RunAfter
 	if runAfter.IsZero() {
-		runAfter = tx.Now
+		runAfter = tx.Now()
 	}
 	var unique any
 	if o.UniqueKey != "" {
@@ -63,7 +32,7 @@ func (tx *Tx) Enqueue(ctx context.Context, kind string, args []byte, o EnqueueOp
 	var id int64
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (kind, args, unique_key, state, max_attempts, run_after, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (unique_key) DO NOTHING RETURNING id`,
-		kind, args, unique, JobAvailable, o.MaxAttempts, MS(runAfter), MS(tx.Now)).Scan(&id)
+		kind, args, unique, sentinel.JobAvailable, o.MaxAttempts, MS(runAfter), MS(tx.Now())).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -74,7 +43,7 @@ func (tx *Tx) Enqueue(ctx context.Context, kind string, args []byte, o EnqueueOp
 }
 
 // Enqueue adds a job in a transaction of its own.
-func (db *DB) Enqueue(ctx context.Context, kind string, args []byte, o EnqueueOptions) (id int64, inserted bool, err error) {
+func (db *DB) Enqueue(ctx context.Context, kind string, args []byte, o sentinel.EnqueueOptions) (id int64, inserted bool, err error) {
 	err = db.InTx(ctx, func(tx *Tx) error {
 		id, inserted, err = tx.Enqueue(ctx, kind, args, o)
 		return err
@@ -84,8 +53,8 @@ func (db *DB) Enqueue(ctx context.Context, kind string, args []byte, o EnqueueOp
 
 const jobColumns = `id, kind, args, COALESCE(unique_key, ''), state, attempts, max_attempts, run_after, lease_until, last_error`
 
-func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
-	var j Job
+func scanJob(row interface{ Scan(...any) error }) (*sentinel.Job, error) {
+	var j sentinel.Job
 	var runAfter, lease int64
 	if err := row.Scan(&j.ID, &j.Kind, &j.Args, &j.UniqueKey, &j.State, &j.Attempts, &j.MaxAttempts, &runAfter, &lease, &j.LastError); err != nil {
 		return nil, err
@@ -98,46 +67,29 @@ func scanJob(row interface{ Scan(...any) error }) (*Job, error) {
 // previous lease ran out (the worker holding them died). Each claim counts
 // as an attempt. Two replicas never claim the same job at once: PostgreSQL
 // skips rows another transaction has locked; SQLite has one writer.
-func (db *DB) ClaimJobs(ctx context.Context, kinds []string, n int, lease time.Duration) ([]*Job, error) {
+func (db *DB) ClaimJobs(ctx context.Context, kinds []string, n int, lease time.Duration) ([]*sentinel.Job, error) {
 	if len(kinds) == 0 || n <= 0 {
 		return nil, nil
 	}
-	var out []*Job
+	var out []*sentinel.Job
 	err := db.InTx(ctx, func(tx *Tx) error {
 		out = out[:0]
-		now := MS(tx.Now)
-		args := []any{JobAvailable, now, JobRunning, n}
+		now := MS(tx.Now())
+		args := []any{sentinel.JobAvailable, now, sentinel.JobRunning, n}
 		ph := make([]string, len(kinds))
 		for i, k := range kinds {
 			args = append(args, k)
 			ph[i] = fmt.Sprintf("$%d", len(args))
 		}
-		q := `SELECT id FROM jobs WHERE kind IN (` + strings.Join(ph, ",") + `) AND
+		ids, err := lockDue[int64](ctx, tx, `SELECT id FROM jobs WHERE kind IN (`+strings.Join(ph, ",")+`) AND
 			((state = $1 AND run_after <= $2) OR (state = $3 AND lease_until < $2))
-			ORDER BY run_after, id LIMIT $4`
-		if tx.Engine() == Postgres {
-			q += ` FOR UPDATE SKIP LOCKED`
-		}
-		rows, err := tx.Query(ctx, q, args...)
+			ORDER BY run_after, id LIMIT $4`, args...)
 		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, id := range ids {
 			j, err := scanJob(tx.QueryRow(ctx, `UPDATE jobs SET state = $2, attempts = attempts + 1, lease_until = $3, updated_at = $4
-				WHERE id = $1 RETURNING `+jobColumns, id, JobRunning, now+lease.Milliseconds(), now))
+				WHERE id = $1 RETURNING `+jobColumns, id, sentinel.JobRunning, now+lease.Milliseconds(), now))
 			if err != nil {
 				return fmt.Errorf("claim job %d: %w", id, err)
 			}
@@ -151,7 +103,7 @@ func (db *DB) ClaimJobs(ctx context.Context, kinds []string, n int, lease time.D
 // ExtendJobLease keeps a long-running job's lease alive.
 func (db *DB) ExtendJobLease(ctx context.Context, id int64, attempt int, lease time.Duration) error {
 	_, err := db.Exec(ctx, `UPDATE jobs SET lease_until = $3 WHERE id = $1 AND attempts = $2 AND state = $4`,
-		id, attempt, MS(db.Now())+lease.Milliseconds(), JobRunning)
+		id, attempt, MS(db.Now())+lease.Milliseconds(), sentinel.JobRunning)
 	return err
 }
 
@@ -160,7 +112,7 @@ func (db *DB) ExtendJobLease(ctx context.Context, id int64, attempt int, lease t
 // has since claimed.
 func (db *DB) CompleteJob(ctx context.Context, id int64, attempt int) error {
 	_, err := db.Exec(ctx, `UPDATE jobs SET state = $3, unique_key = NULL, lease_until = 0, updated_at = $4
-		WHERE id = $1 AND attempts = $2 AND state = $5`, id, attempt, JobCompleted, MS(db.Now()), JobRunning)
+		WHERE id = $1 AND attempts = $2 AND state = $5`, id, attempt, sentinel.JobCompleted, MS(db.Now()), sentinel.JobRunning)
 	return err
 }
 
@@ -173,19 +125,19 @@ func (db *DB) RetryJob(ctx context.Context, id int64, attempt int, cause string,
 	now := MS(db.Now())
 	if retryAt.IsZero() {
 		_, err := db.Exec(ctx, `UPDATE jobs SET state = $3, unique_key = NULL, last_error = $4, lease_until = 0, updated_at = $5
-			WHERE id = $1 AND attempts = $2 AND state = $6`, id, attempt, JobFailed, cause, now, JobRunning)
+			WHERE id = $1 AND attempts = $2 AND state = $6`, id, attempt, sentinel.JobFailed, cause, now, sentinel.JobRunning)
 		return err
 	}
 	_, err := db.Exec(ctx, `UPDATE jobs SET
 		state = CASE WHEN attempts >= max_attempts THEN $3 ELSE $4 END,
 		unique_key = CASE WHEN attempts >= max_attempts THEN NULL ELSE unique_key END,
 		last_error = $5, run_after = $6, lease_until = 0, updated_at = $7
-		WHERE id = $1 AND attempts = $2 AND state = $8`, id, attempt, JobFailed, JobAvailable, cause, MS(retryAt), now, JobRunning)
+		WHERE id = $1 AND attempts = $2 AND state = $8`, id, attempt, sentinel.JobFailed, sentinel.JobAvailable, cause, MS(retryAt), now, sentinel.JobRunning)
 	return err
 }
 
 // FindJob returns a job by id. Errors: ENOTFOUND.
-func (db *DB) FindJob(ctx context.Context, id int64) (*Job, error) {
+func (db *DB) FindJob(ctx context.Context, id int64) (*sentinel.Job, error) {
 	j, err := scanJob(db.QueryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = $1`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound("job")
@@ -193,16 +145,16 @@ func (db *DB) FindJob(ctx context.Context, id int64) (*Job, error) {
 	return j, err
 }
 
-// CountJobs counts jobs of a kind in a state.
+// CountJobs counts jobs of a kind in a state ("" for any state).
 func (db *DB) CountJobs(ctx context.Context, kind, state string) (int, error) {
 	var n int
-	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND state = $2`, kind, state).Scan(&n)
+	err := db.QueryRow(ctx, `SELECT COUNT(*) FROM jobs WHERE kind = $1 AND ($2 = '' OR state = $2)`, kind, state).Scan(&n)
 	return n, err
 }
 
 // PurgeJobs deletes completed jobs older than before.
 func (db *DB) PurgeJobs(ctx context.Context, before time.Time) (int64, error) {
-	res, err := db.Exec(ctx, `DELETE FROM jobs WHERE state = $1 AND updated_at < $2`, JobCompleted, MS(before))
+	res, err := db.Exec(ctx, `DELETE FROM jobs WHERE state = $1 AND updated_at < $2`, sentinel.JobCompleted, MS(before))
 	if err != nil {
 		return 0, err
 	}
@@ -217,7 +169,7 @@ func (db *DB) SchedulePeriodic(ctx context.Context, name, kind string, args []by
 	var enqueued bool
 	err := db.InTx(ctx, func(tx *Tx) error {
 		enqueued = false
-		now := MS(tx.Now)
+		now := MS(tx.Now())
 		if _, err := tx.Exec(ctx, `INSERT INTO periodic_jobs (name, next_run) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, name, MS(first)); err != nil {
 			return err
 		}
@@ -238,7 +190,7 @@ func (db *DB) SchedulePeriodic(ctx context.Context, name, kind string, args []by
 		if n, _ := res.RowsAffected(); n != 1 {
 			return nil
 		}
-		_, enqueued, err = tx.Enqueue(ctx, kind, args, EnqueueOptions{UniqueKey: "periodic:" + name})
+		_, enqueued, err = tx.Enqueue(ctx, kind, args, sentinel.EnqueueOptions{UniqueKey: "periodic:" + name})
 		return err
 	})
 	return enqueued, err

@@ -14,7 +14,7 @@ import (
 // CreateAPIKey stores a key record. The caller made the secret and passes
 // only its hash. Errors: ENOTFOUND (organization).
 func (tx *Tx) CreateAPIKey(ctx context.Context, k *sentinel.APIKey) error {
-	k.CreatedAt = tx.Now
+	k.CreatedAt = tx.Now()
 	_, err := tx.Exec(ctx, `INSERT INTO api_keys (id, org_id, name, prefix, hash, scopes, created_by, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
 		k.ID, k.OrgID, k.Name, k.Prefix, k.Hash, strings.Join(k.Scopes, ","), k.CreatedBy, MS(k.CreatedAt))
@@ -62,10 +62,15 @@ func (db *DB) FindAPIKeyByHash(ctx context.Context, hash []byte) (*sentinel.APIK
 	return k, slug, nil
 }
 
-// ListAPIKeys returns an organization's keys, newest first.
-func (db *DB) ListAPIKeys(ctx context.Context, orgID string, page Page) ([]*sentinel.APIKey, string, error) {
+// ListAPIKeys returns an organization's keys in id order.
+func (db *DB) ListAPIKeys(ctx context.Context, orgID string, page sentinel.Page) ([]*sentinel.APIKey, string, error) {
+	c, _, err := parseCursor(page.Cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	limit := pageLimit(page, 50)
 	rows, err := db.Query(ctx, `SELECT `+keyColumns+` FROM api_keys k WHERE k.org_id = $1 AND k.id > $2 ORDER BY k.id LIMIT $3`,
-		orgID, page.Cursor, page.Limit+1)
+		orgID, c.id, limit+1)
 	if err != nil {
 		return nil, "", err
 	}
@@ -73,14 +78,14 @@ func (db *DB) ListAPIKeys(ctx context.Context, orgID string, page Page) ([]*sent
 	if err != nil {
 		return nil, "", err
 	}
-	out, next := TrimPage(out, page.Limit, func(k *sentinel.APIKey) string { return k.ID })
+	out, next := trimPage(out, limit, func(k *sentinel.APIKey) cursor { return cursor{id: k.ID} })
 	return out, next, nil
 }
 
 // RevokeAPIKey revokes an organization's key. Revoking twice is not an
 // error. Errors: ENOTFOUND (also for another organization's key).
 func (tx *Tx) RevokeAPIKey(ctx context.Context, orgID, id string) (*sentinel.APIKey, error) {
-	_, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE org_id = $1 AND id = $2`, orgID, id, MS(tx.Now))
+	_, err := tx.Exec(ctx, `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE org_id = $1 AND id = $2`, orgID, id, MS(tx.Now()))
 	if err != nil {
 		return nil, err
 	}
@@ -97,20 +102,4 @@ func (db *DB) TouchAPIKey(ctx context.Context, id string) error {
 	now := MS(db.Now())
 	_, err := db.Exec(ctx, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`, id, now, now-60_000)
 	return err
-}
-
-// Page is a keyset page request: items after Cursor, at most Limit.
-type Page struct {
-	Cursor string
-	Limit  int
-}
-
-// TrimPage cuts a page fetched with Limit+1 rows and returns the cursor of
-// the next page ("" when this is the last).
-func TrimPage[T any](items []T, limit int, key func(T) string) ([]T, string) {
-	if len(items) > limit {
-		items = items[:limit]
-		return items, key(items[len(items)-1])
-	}
-	return items, ""
 }

@@ -42,7 +42,7 @@ func Period(t time.Time) string { return t.UTC().Format("2006-01") }
 // the organization has a limit and it would be exceeded, nothing is counted
 // and the error is EMETERED. Unmetered organizations are still counted.
 func (tx *Tx) ConsumeMeter(ctx context.Context, orgID, meter string, n int) error {
-	period := Period(tx.Now)
+	period := Period(tx.Now())
 	if _, err := tx.Exec(ctx, `INSERT INTO meter_usage (org_id, meter, period, used) VALUES ($1, $2, $3, 0)
 		ON CONFLICT (org_id, meter, period) DO NOTHING`, orgID, meter, period); err != nil {
 		return fmt.Errorf("consume meter: %w", err)
@@ -60,20 +60,12 @@ func (tx *Tx) ConsumeMeter(ctx context.Context, orgID, meter string, n int) erro
 	return nil
 }
 
-// MeterStatus is one meter's limit and use in the current period.
-type MeterStatus struct {
-	Meter  string `json:"meter"`
-	Period string `json:"period"`
-	Used   int    `json:"used"`
-	Limit  *int   `json:"limit"` // nil: unmetered
-}
-
 // MeterStatuses returns every meter's status for the organization now.
-func (db *DB) MeterStatuses(ctx context.Context, orgID string) ([]MeterStatus, error) {
+func (db *DB) MeterStatuses(ctx context.Context, orgID string) ([]sentinel.MeterStatus, error) {
 	period := Period(db.Now())
-	var out []MeterStatus
+	var out []sentinel.MeterStatus
 	for _, m := range sentinel.Meters {
-		s := MeterStatus{Meter: m, Period: period}
+		s := sentinel.MeterStatus{Meter: m, Period: period}
 		_ = db.QueryRow(ctx, `SELECT used FROM meter_usage WHERE org_id = $1 AND meter = $2 AND period = $3`, orgID, m, period).Scan(&s.Used)
 		var lim int
 		if err := db.QueryRow(ctx, `SELECT monthly_limit FROM meter_limits WHERE org_id = $1 AND meter = $2`, orgID, m).Scan(&lim); err == nil {

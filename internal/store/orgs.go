@@ -28,7 +28,7 @@ func (tx *Tx) CreateOrg(ctx context.Context, slug, name string) (*sentinel.Organ
 	}
 	o := &sentinel.Organization{
 		ID: sentinel.NewID(sentinel.PrefixOrg), Slug: slug, Name: name,
-		Catalog: "nist-800-53", SharePeriod: 7 * 24 * time.Hour, CreatedAt: tx.Now,
+		Catalog: "nist-800-53", SharePeriod: 7 * 24 * time.Hour, CreatedAt: tx.Now(),
 	}
 	_, err := tx.Exec(ctx, `INSERT INTO organizations (id, slug, name, catalog, share_period_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		o.ID, o.Slug, o.Name, o.Catalog, o.SharePeriod.Milliseconds(), MS(o.CreatedAt))
@@ -41,12 +41,12 @@ func (tx *Tx) CreateOrg(ctx context.Context, slug, name string) (*sentinel.Organ
 	return o, nil
 }
 
-const orgColumns = `id, slug, name, catalog, share_period_ms, created_at`
+const orgColumns = `id, slug, name, catalog, share_period_ms, created_at, require_verified_targets`
 
 func scanOrg(row interface{ Scan(...any) error }) (*sentinel.Organization, error) {
 	var o sentinel.Organization
 	var period, created int64
-	if err := row.Scan(&o.ID, &o.Slug, &o.Name, &o.Catalog, &period, &created); err != nil {
+	if err := row.Scan(&o.ID, &o.Slug, &o.Name, &o.Catalog, &period, &created, &o.RequireVerifiedTargets); err != nil {
 		return nil, err
 	}
 	o.SharePeriod = time.Duration(period) * time.Millisecond
@@ -81,18 +81,11 @@ func (db *DB) ListOrgs(ctx context.Context) ([]*sentinel.Organization, error) {
 	return scanRows(rows, scanOrg)
 }
 
-// OrgUpdate holds optional changes to an organization's settings.
-type OrgUpdate struct {
-	Name        *string
-	Catalog     *string
-	SharePeriod *time.Duration
-}
-
 // Catalogs are the compliance catalogs an organization can choose as primary.
 var Catalogs = []string{"nist-800-53", "pci-dss-4", "iso-27001-2022"}
 
 // UpdateOrg changes an organization's settings. Errors: EINVALID, ENOTFOUND.
-func (tx *Tx) UpdateOrg(ctx context.Context, id string, u OrgUpdate) error {
+func (tx *Tx) UpdateOrg(ctx context.Context, id string, u sentinel.OrgUpdate) error {
 	if u.SharePeriod != nil && (*u.SharePeriod < time.Hour || *u.SharePeriod > 30*24*time.Hour) {
 		return sentinel.InvalidField("share_period", "the share period must be between 1 hour and 30 days")
 	}
@@ -106,8 +99,9 @@ func (tx *Tx) UpdateOrg(ctx context.Context, id string, u OrgUpdate) error {
 		}
 	}
 	res, err := tx.Exec(ctx, `UPDATE organizations SET
-		name = COALESCE($2, name), catalog = COALESCE($3, catalog), share_period_ms = COALESCE($4, share_period_ms)
-		WHERE id = $1`, id, u.Name, u.Catalog, durMS(u.SharePeriod))
+		name = COALESCE($2, name), catalog = COALESCE($3, catalog), share_period_ms = COALESCE($4, share_period_ms),
+		require_verified_targets = COALESCE($5, require_verified_targets)
+		WHERE id = $1`, id, u.Name, u.Catalog, durMS(u.SharePeriod), u.RequireVerifiedTargets)
 	if err != nil {
 		return err
 	}

@@ -1,14 +1,17 @@
 // Package store keeps Sentinel's state in SQLite (embedded, the default) or
 // PostgreSQL (production, several replicas).
 //
-// One implementation serves both engines. STYLE.md suggests a package per
-// engine; we diverged on purpose: both engines accept the same SQL text with
-// $n placeholders (modernc.org/sqlite understands them), times are stored as
-// unix milliseconds in both, and the few places that must differ (claiming
-// jobs with FOR UPDATE SKIP LOCKED, identity columns, BLOB vs BYTEA) are
-// switched on DB.Engine in one line each. Two copies of every query would
-// drift; one copy, run against both engines by the conformance suite in
-// storetest, cannot. Each engine keeps its own forward-only migrations.
+// One implementation serves both engines, rather than a package per engine:
+// both accept the same SQL text with $n placeholders (modernc.org/sqlite
+// understands them), times are stored as unix milliseconds in both, and the
+// few places that must differ (claiming with FOR UPDATE SKIP LOCKED,
+// LISTEN/NOTIFY, identity columns, BLOB vs BYTEA) are switched on DB.Engine
+// here and nowhere else. Two copies of every query would drift; one copy,
+// run against both engines by the conformance suite in storetest, cannot.
+// Each engine keeps its own forward-only migrations.
+//
+// Feature packages never see *DB: each declares the Store and Tx interfaces
+// it needs, and Bind (bind.go) serves them.
 //
 // SQLite runs in WAL mode with foreign keys on, a busy timeout, one writer
 // connection (transactions begin IMMEDIATE) and a separate pool of readers.
@@ -46,8 +49,8 @@ type DB struct {
 	w      *sql.DB // writes and transactions
 	r      *sql.DB // reads; the same pool as w on PostgreSQL
 
-	// Now returns the current time; tests replace it.
-	Now func() time.Time
+	// Clock returns the current time; tests replace it.
+	Clock func() time.Time
 }
 
 // Open opens the store named by dsn and applies pending migrations.
@@ -65,11 +68,8 @@ func Open(ctx context.Context, dsn string) (*DB, error) {
 	return db, nil
 }
 
-// OpenNoMigrate opens the store without applying migrations.
-func OpenNoMigrate(dsn string) (*DB, error) { return open(dsn) }
-
 func open(dsn string) (*DB, error) {
-	db := &DB{Now: time.Now}
+	db := &DB{Clock: time.Now}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		pool, err := sql.Open("pgx", dsn)
 		if err != nil {
@@ -119,6 +119,9 @@ func open(dsn string) (*DB, error) {
 	return db, nil
 }
 
+// Now returns the store's current time (Clock).
+func (db *DB) Now() time.Time { return db.Clock() }
+
 // Close closes the pools.
 func (db *DB) Close() error {
 	err := db.w.Close()
@@ -141,8 +144,11 @@ func (db *DB) SQL() *sql.DB { return db.w }
 type Tx struct {
 	tx  *sql.Tx
 	db  *DB
-	Now time.Time
+	now time.Time
 }
+
+// Now is the transaction's time, fixed when it began.
+func (tx *Tx) Now() time.Time { return tx.now }
 
 // Engine returns the store's engine name.
 func (tx *Tx) Engine() string { return tx.db.Engine }
@@ -165,7 +171,7 @@ func (db *DB) inTx(ctx context.Context, fn func(*Tx) error) (err error) {
 	if err != nil {
 		return fmt.Errorf("begin: %w", translate(err))
 	}
-	tx := &Tx{tx: stx, db: db, Now: db.Now().UTC().Truncate(time.Millisecond)}
+	tx := &Tx{tx: stx, db: db, now: db.Now().UTC().Truncate(time.Millisecond)}
 	defer func() {
 		if err != nil {
 			_ = stx.Rollback()
@@ -286,4 +292,25 @@ func scanRows[T any](rows *sql.Rows, scan func(interface{ Scan(...any) error }) 
 		out = append(out, v)
 	}
 	return out, rows.Err()
+}
+
+// lockDue returns the values of the one column a SELECT finds, with their
+// rows locked for the rest of the transaction: the first step of claiming
+// work (jobs, webhook deliveries). On PostgreSQL, rows that another
+// transaction has locked are skipped (FOR UPDATE SKIP LOCKED), so replicas
+// claiming at once take disjoint rows; on SQLite the transaction holds the
+// one writer lock.
+func lockDue[T any](ctx context.Context, tx *Tx, query string, args ...any) ([]T, error) {
+	if tx.Engine() == Postgres {
+		query += ` FOR UPDATE SKIP LOCKED`
+	}
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanRows(rows, func(r interface{ Scan(...any) error }) (T, error) {
+		var v T
+		err := r.Scan(&v)
+		return v, err
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
@@ -30,8 +31,8 @@ func testAgent(t *testing.T, db *store.DB) {
 		{"inventory_search", testInventorySearch},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db.Now = time.Now
-			defer func() { db.Now = time.Now }()
+			db.Clock = time.Now
+			defer func() { db.Clock = time.Now }()
 			tc.fn(t, db)
 		})
 	}
@@ -44,20 +45,20 @@ func uniqueSlug(s string) string { return s + "-" + sentinel.NewID("")[:8] }
 func testAgentCAs(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a := MustOrg(t, db, uniqueSlug("a"))
-	srv := &store.AgentCA{Name: store.ServerCAName, Cert: []byte("cert-1"), KeySealed: []byte("key-1"), SKI: "aa", Fingerprint: "f1"}
+	srv := &sentinel.AgentCA{Name: store.ServerCAName, Cert: []byte("cert-1"), KeySealed: []byte("key-1"), SKI: "aa", Fingerprint: "f1"}
 	got, err := db.CreateAgentCA(ctx, srv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A second creation (another replica) keeps the first.
-	again, err := db.CreateAgentCA(ctx, &store.AgentCA{Name: store.ServerCAName, Cert: []byte("cert-2"), KeySealed: []byte("key-2"), SKI: "bb", Fingerprint: "f2"})
+	again, err := db.CreateAgentCA(ctx, &sentinel.AgentCA{Name: store.ServerCAName, Cert: []byte("cert-2"), KeySealed: []byte("key-2"), SKI: "bb", Fingerprint: "f2"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(again.Cert) != "cert-1" || !bytes.Equal(again.KeySealed, got.KeySealed) || again.OrgID != "" {
 		t.Errorf("second create replaced the CA: %+v", again)
 	}
-	if _, err := db.CreateAgentCA(ctx, &store.AgentCA{Name: a.ID, OrgID: a.ID, Cert: []byte("org"), KeySealed: []byte("k"), SKI: "cc", Fingerprint: "f3"}); err != nil {
+	if _, err := db.CreateAgentCA(ctx, &sentinel.AgentCA{Name: a.ID, OrgID: a.ID, Cert: []byte("org"), KeySealed: []byte("k"), SKI: "cc", Fingerprint: "f3"}); err != nil {
 		t.Fatal(err)
 	}
 	oc, err := db.FindOrgAgentCABySKI(ctx, "cc")
@@ -77,8 +78,8 @@ func testEnrollmentTokens(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a := MustOrg(t, db, uniqueSlug("a"))
 	now := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
-	tok := &store.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("t1"), CreatedBy: "admin-cli"}
+	db.Clock = func() time.Time { return now }
+	tok := &sentinel.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("t1"), CreatedBy: "admin-cli"}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateEnrollmentToken(ctx, tok, 24*time.Hour) }); err != nil {
 		t.Fatal(err)
 	}
@@ -88,8 +89,8 @@ func testEnrollmentTokens(t *testing.T, db *store.DB) {
 	if org, err := db.PeekEnrollmentToken(ctx, store.HashKey("t1")); err != nil || org != a.ID {
 		t.Fatalf("PeekEnrollmentToken = %q, %v", org, err)
 	}
-	use := func(hash []byte) (*store.EnrollmentToken, error) {
-		var got *store.EnrollmentToken
+	use := func(hash []byte) (*sentinel.EnrollmentToken, error) {
+		var got *sentinel.EnrollmentToken
 		err := db.InTx(ctx, func(tx *store.Tx) (err error) { got, err = tx.UseEnrollmentToken(ctx, hash, "agt_1"); return err })
 		return got, err
 	}
@@ -107,7 +108,7 @@ func testEnrollmentTokens(t *testing.T, db *store.DB) {
 		t.Errorf("unknown token: %v", err)
 	}
 	// Expiry.
-	old := &store.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("t2"), CreatedBy: "x"}
+	old := &sentinel.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("t2"), CreatedBy: "x"}
 	_ = db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateEnrollmentToken(ctx, old, 24*time.Hour) })
 	now = now.Add(24*time.Hour + time.Millisecond)
 	if _, err := use(store.HashKey("t2")); sentinel.ErrorCode(err) != sentinel.EUNAUTHORIZED {
@@ -118,7 +119,7 @@ func testEnrollmentTokens(t *testing.T, db *store.DB) {
 func testEnrollmentTokenConcurrent(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a := MustOrg(t, db, uniqueSlug("a"))
-	tok := &store.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("race"), CreatedBy: "x"}
+	tok := &sentinel.EnrollmentToken{ID: sentinel.NewID(sentinel.PrefixEnrollment), OrgID: a.ID, Hash: store.HashKey("race"), CreatedBy: "x"}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateEnrollmentToken(ctx, tok, time.Hour) }); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func testEnrollmentTokenConcurrent(t *testing.T, db *store.DB) {
 func testAgents(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a, b := MustOrg(t, db, uniqueSlug("a")), MustOrg(t, db, uniqueSlug("b"))
-	ag := &store.Agent{ID: "agt_1", OrgID: a.ID, Host: "build-1", Serial: "abc123", Fingerprint: "ff", TokenID: "enr_1",
+	ag := &sentinel.Agent{ID: "agt_1", OrgID: a.ID, Host: "build-1", Serial: "abc123", Fingerprint: "ff", TokenID: "enr_1",
 		NotAfter: time.Date(2027, 11, 21, 0, 0, 0, 0, time.UTC)}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateAgent(ctx, ag) }); err != nil {
 		t.Fatal(err)
@@ -183,10 +184,10 @@ func testAgents(t *testing.T, db *store.DB) {
 	if r, _ := db.AgentRevoked(ctx, b.ID, "abc123"); r {
 		t.Error("revocation visible under another organization")
 	}
-	if l, _, _ := db.ListAgents(ctx, a.ID, store.Page{Limit: 10}); len(l) != 1 || l[0].RevokedAt == nil {
+	if l, _, _ := db.ListAgents(ctx, a.ID, sentinel.Page{Limit: 10}); len(l) != 1 || l[0].RevokedAt == nil {
 		t.Errorf("ListAgents = %+v", l)
 	}
-	if l, _, _ := db.ListAgents(ctx, b.ID, store.Page{Limit: 10}); len(l) != 0 {
+	if l, _, _ := db.ListAgents(ctx, b.ID, sentinel.Page{Limit: 10}); len(l) != 0 {
 		t.Errorf("other org lists %d agents", len(l))
 	}
 	dup := *ag
@@ -197,9 +198,9 @@ func testAgents(t *testing.T, db *store.DB) {
 }
 
 // MustSubmission stores a submission of items from host or fails the test.
-func MustSubmission(tb testing.TB, db *store.DB, org *sentinel.Organization, host string, body []byte, items ...store.InventoryItem) *store.Submission {
+func MustSubmission(tb testing.TB, db *store.DB, org *sentinel.Organization, host string, body []byte, items ...sentinel.InventoryItem) *sentinel.Submission {
 	tb.Helper()
-	s := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
+	s := &sentinel.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
 		ComponentCount: len(items), Size: int64(len(body)), SHA256: "00"}
 	err := db.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateSubmission(context.Background(), s, body, items) })
 	if err != nil {
@@ -212,11 +213,11 @@ func testSubmissions(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a, b := MustOrg(t, db, uniqueSlug("a")), MustOrg(t, db, uniqueSlug("b"))
 	body := []byte("{\"bomFormat\": \"CycloneDX\",\n \"specVersion\": \"1.5\"}\n\x00\xff")
-	items := []store.InventoryItem{
-		store.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
-		store.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""), // duplicate: one row
-		store.ItemFromPurl("pkg:pypi/Django_Rest@3.0", "", ""),
-		store.ItemFromPurl("", "Internal Tool", "1.0"),
+	items := []sentinel.InventoryItem{
+		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
+		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""), // duplicate: one row
+		purl.ItemFromPurl("pkg:pypi/Django_Rest@3.0", "", ""),
+		purl.ItemFromPurl("", "Internal Tool", "1.0"),
 	}
 	s := MustSubmission(t, db, a, "web-1", body, items...)
 	if s.IndexedCount != 3 {
@@ -243,7 +244,7 @@ func testSubmissions(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.InventoryItem{
+	want := []sentinel.InventoryItem{
 		{Purl: "", Ecosystem: "", Name: "internal tool", Version: "1.0"},
 		{Purl: "pkg:npm/lodash@4.17.15", Ecosystem: "npm", Name: "lodash", Version: "4.17.15"},
 		{Purl: "pkg:pypi/Django_Rest@3.0", Ecosystem: "PyPI", Name: "django-rest", Version: "3.0"},
@@ -255,19 +256,19 @@ func testSubmissions(t *testing.T, db *store.DB) {
 		t.Errorf("other org sees %d items", len(its))
 	}
 	later := time.Now().Add(time.Minute)
-	db.Now = func() time.Time { return later }
+	db.Clock = func() time.Time { return later }
 	for i := 0; i < 3; i++ {
 		MustSubmission(t, db, a, "web-2", nil)
 	}
-	p1, next, err := db.ListSubmissions(ctx, a.ID, time.Time{}, time.Time{}, store.Page{Limit: 3})
+	p1, next, err := db.ListSubmissions(ctx, a.ID, time.Time{}, time.Time{}, sentinel.Page{Limit: 3})
 	if err != nil || len(p1) != 3 || next == "" || p1[0].ID != s.ID {
 		t.Fatalf("page 1: %d, %q, %v", len(p1), next, err)
 	}
-	p2, next2, _ := db.ListSubmissions(ctx, a.ID, time.Time{}, time.Time{}, store.Page{Limit: 3, Cursor: next})
+	p2, next2, _ := db.ListSubmissions(ctx, a.ID, time.Time{}, time.Time{}, sentinel.Page{Limit: 3, Cursor: next})
 	if len(p2) != 1 || next2 != "" {
 		t.Errorf("page 2: %d, %q", len(p2), next2)
 	}
-	if l, _, _ := db.ListSubmissions(ctx, b.ID, time.Time{}, time.Time{}, store.Page{Limit: 10}); len(l) != 0 {
+	if l, _, _ := db.ListSubmissions(ctx, b.ID, time.Time{}, time.Time{}, sentinel.Page{Limit: 10}); len(l) != 0 {
 		t.Errorf("other org lists %d submissions", len(l))
 	}
 }
@@ -277,19 +278,19 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	a, b := MustOrg(t, db, uniqueSlug("a")), MustOrg(t, db, uniqueSlug("b"))
 	t0 := time.Date(2026, 11, 1, 10, 30, 15, 0, time.UTC)
 	now := t0
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	MustSubmission(t, db, a, "web-1", nil,
-		store.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
-		store.ItemFromPurl("pkg:pypi/Flask_Login@0.6.2", "", ""),
-		store.ItemFromPurl("pkg:cargo/serde_json@1.0.0", "", ""),
-		store.ItemFromPurl("pkg:golang/github.com/Foo/Bar@v1.2.3", "", ""),
-		store.ItemFromPurl("pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", "", ""))
+		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
+		purl.ItemFromPurl("pkg:pypi/Flask_Login@0.6.2", "", ""),
+		purl.ItemFromPurl("pkg:cargo/serde_json@1.0.0", "", ""),
+		purl.ItemFromPurl("pkg:golang/github.com/Foo/Bar@v1.2.3", "", ""),
+		purl.ItemFromPurl("pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", "", ""))
 	now = t0.Add(time.Hour)
-	MustSubmission(t, db, a, "web-1", nil, store.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
+	MustSubmission(t, db, a, "web-1", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
 	now = t0.Add(2 * time.Hour)
-	MustSubmission(t, db, a, "db-1", nil, store.ItemFromPurl("pkg:npm/lodash@4.17.21", "", ""),
-		store.ItemFromPurl("pkg:pypi/flask-login@0.6.3", "", ""))
-	MustSubmission(t, db, b, "other", nil, store.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
+	MustSubmission(t, db, a, "db-1", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.21", "", ""),
+		purl.ItemFromPurl("pkg:pypi/flask-login@0.6.3", "", ""))
+	MustSubmission(t, db, b, "other", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
 
 	type row struct {
 		Host, Version string
@@ -331,9 +332,9 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	}
 	// The aggregated search agrees with the sightings.
 	type agg struct {
-		Hosts      []store.HostSummary
+		Hosts      []sentinel.HostSummary
 		HostCount  int
-		Components []store.ComponentSummary
+		Components []sentinel.ComponentSummary
 	}
 	summary := func(org *sentinel.Organization, name, version string, max int) agg {
 		t.Helper()
@@ -345,9 +346,9 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	}
 	h2 := t0.Add(2 * time.Hour)
 	want := agg{
-		Hosts:     []store.HostSummary{{Host: "db-1", FirstSeen: h2, LastSeen: h2, Occurrences: 1}, {Host: "web-1", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2}},
+		Hosts:     []sentinel.HostSummary{{Host: "db-1", FirstSeen: h2, LastSeen: h2, Occurrences: 1}, {Host: "web-1", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2}},
 		HostCount: 2,
-		Components: []store.ComponentSummary{
+		Components: []sentinel.ComponentSummary{
 			{Ecosystem: "npm", Version: "4.17.15", Purl: "pkg:npm/lodash@4.17.15", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2, Hosts: 1},
 			{Ecosystem: "npm", Version: "4.17.21", Purl: "pkg:npm/lodash@4.17.21", FirstSeen: h2, LastSeen: h2, Occurrences: 1, Hosts: 1},
 		},
@@ -378,7 +379,7 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	if ss, _ := db.FindSightings(ctx, b.ID, "lodash", ""); len(ss) != 1 || ss[0].Host != "other" {
 		t.Errorf("org b lodash: %+v", ss)
 	}
-	if !slices.Equal(store.SearchKeys("Flask_Login"), []string{"flask_login", "flask-login"}) {
-		t.Errorf("SearchKeys = %v", store.SearchKeys("Flask_Login"))
+	if !slices.Equal(purl.SearchKeys("Flask_Login"), []string{"flask_login", "flask-login"}) {
+		t.Errorf("SearchKeys = %v", purl.SearchKeys("Flask_Login"))
 	}
 }

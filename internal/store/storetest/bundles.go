@@ -4,21 +4,23 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
 // MustBundle stores a bundle of org issued at the store's clock and
 // returns it. tokenHash must be unique.
-func MustBundle(tb testing.TB, db *store.DB, org *sentinel.Organization, tokenHash []byte) *store.Bundle {
+func MustBundle(tb testing.TB, db *store.DB, org *sentinel.Organization, tokenHash []byte) *sentinel.Bundle {
 	tb.Helper()
 	now := db.Now().UTC().Truncate(time.Second)
-	b := &store.Bundle{
+	b := &sentinel.Bundle{
 		ID: sentinel.NewID(sentinel.PrefixBundle), OrgID: org.ID, Description: "q4", Scope: []string{"sbom", "audit"},
 		WindowDays: 30, WindowStart: now.AddDate(0, 0, -30), WindowEnd: now, TokenHash: tokenHash,
 		PasswordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", CreatedBy: "key_1", CreatedAt: now,
@@ -38,7 +40,7 @@ func hashOf(s string) []byte {
 func testBundles(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 21, 22, 19, 5, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
 	x := MustBundle(t, db, a, hashOf("token-x"))
 
@@ -47,7 +49,7 @@ func testBundles(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	want := *x
-	want.BuildState, want.Artifacts = store.BundleBuilding, []store.BundleArtifact{}
+	want.BuildState, want.Artifacts = sentinel.BundleBuilding, []sentinel.BundleArtifact{}
 	if diff := cmp.Diff(&want, got); diff != "" {
 		t.Errorf("FindBundle mismatch (-want +got):\n%s", diff)
 	}
@@ -60,7 +62,7 @@ func testBundles(t *testing.T, db *store.DB) {
 	if _, err := db.FindBundleByTokenHash(ctx, hashOf("nope")); sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
 		t.Errorf("unknown token: %v", err)
 	}
-	if got.Status(now) != store.BundleActive || got.Status(x.ExpiresAt) != store.BundleExpired {
+	if got.Status(now) != sentinel.BundleActive || got.Status(x.ExpiresAt) != sentinel.BundleExpired {
 		t.Errorf("Status: %s now, %s at expiry", got.Status(now), got.Status(x.ExpiresAt))
 	}
 
@@ -70,40 +72,68 @@ func testBundles(t *testing.T, db *store.DB) {
 		now = now.Add(time.Second)
 		ids = append(ids, MustBundle(t, db, a, hashOf("token-list-"+string(rune('a'+i)))).ID)
 	}
-	p1, next, err := db.ListBundles(ctx, a.ID, store.Page{Limit: 2})
+	p1, next, err := db.ListBundles(ctx, a.ID, sentinel.Page{Limit: 2})
 	if err != nil || len(p1) != 2 || next == "" || p1[0].ID != ids[2] || p1[1].ID != ids[1] {
 		t.Fatalf("ListBundles page 1: %d, %q, %v", len(p1), next, err)
 	}
-	p2, next2, _ := db.ListBundles(ctx, a.ID, store.Page{Limit: 2, Cursor: next})
+	p2, next2, _ := db.ListBundles(ctx, a.ID, sentinel.Page{Limit: 2, Cursor: next})
 	if len(p2) != 2 || next2 != "" || p2[0].ID != ids[0] || p2[1].ID != x.ID {
 		t.Errorf("ListBundles page 2: %d, %q", len(p2), next2)
 	}
-	if bs, _, _ := db.ListBundles(ctx, b.ID, store.Page{}); len(bs) != 0 {
+	if bs, _, _ := db.ListBundles(ctx, b.ID, sentinel.Page{}); len(bs) != 0 {
 		t.Errorf("another organization lists %d bundles", len(bs))
 	}
-	if _, _, err := db.ListBundles(ctx, a.ID, store.Page{Cursor: "junk"}); sentinel.ErrorCode(err) != sentinel.EINVALID {
+	if _, _, err := db.ListBundles(ctx, a.ID, sentinel.Page{Cursor: "junk"}); sentinel.ErrorCode(err) != sentinel.EINVALID {
 		t.Errorf("bad cursor: %v", err)
 	}
 
-	// Wrong passwords lock the share at the limit, not before.
+	// Wrong passwords lock the share at the limit, not before: each
+	// attempt is reserved (counted) before it is judged.
 	for i := 1; i <= 10; i++ {
 		var n int
-		var locked bool
-		err := db.InTx(ctx, func(tx *store.Tx) (err error) { n, locked, err = tx.FailBundlePassword(ctx, x.ID, 10); return err })
-		if err != nil || n != i || locked != (i == 10) {
-			t.Fatalf("attempt %d: n=%d locked=%v err=%v", i, n, locked, err)
+		var locked, ok bool
+		err := db.InTx(ctx, func(tx *store.Tx) (err error) {
+			if ok, err = tx.ReserveBundlePassword(ctx, x.ID, 10); err != nil || !ok {
+				return err
+			}
+			n, locked, err = tx.FailBundlePassword(ctx, x.ID, 10)
+			return err
+		})
+		if err != nil || !ok || n != i || locked != (i == 10) {
+			t.Fatalf("attempt %d: reserved=%v n=%d locked=%v err=%v", i, ok, n, locked, err)
 		}
 	}
+	// A locked share reserves nothing more; a right password gives its
+	// reservation back.
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		if ok, err := tx.ReserveBundlePassword(ctx, x.ID, 10); err != nil || ok {
+			return fmt.Errorf("reserve on a locked share: %v, %v", ok, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	released := MustBundle(t, db, a, hashOf("token-release"))
+	err = db.InTx(ctx, func(tx *store.Tx) error {
+		if ok, err := tx.ReserveBundlePassword(ctx, released.ID, 10); err != nil || !ok {
+			return fmt.Errorf("reserve: %v, %v", ok, err)
+		}
+		return tx.ReleaseBundlePassword(ctx, released.ID)
+	})
+	if got, _ := db.FindBundle(ctx, a.ID, released.ID); err != nil || got.FailedAttempts != 0 {
+		t.Errorf("a released reservation: %v, %d attempts counted", err, got.FailedAttempts)
+	}
 	got, _ = db.FindBundle(ctx, a.ID, x.ID)
-	if got.Status(now) != store.BundleLocked || got.FailedAttempts != 10 {
+	if got.Status(now) != sentinel.BundleLocked || got.FailedAttempts != 10 {
 		t.Errorf("after 10 wrong passwords: %s, %d", got.Status(now), got.FailedAttempts)
 	}
 
 	// The access log, and what counts as an access.
 	err = db.InTx(ctx, func(tx *store.Tx) error {
-		for _, o := range []string{store.AccessOpened, store.AccessPasswordWrong, store.AccessPasswordOK, store.AccessDownload} {
-			ok := o == store.AccessPasswordOK || o == store.AccessDownload
-			if err := tx.RecordBundleAccess(ctx, x.ID, store.BundleAccess{Addr: "192.0.2.7", UserAgent: "curl/8", Outcome: o}, ok); err != nil {
+		for _, o := range []string{sentinel.AccessOpened, sentinel.AccessPasswordWrong, sentinel.AccessPasswordOK, sentinel.AccessDownload} {
+			ok := o == sentinel.AccessPasswordOK || o == sentinel.AccessDownload
+			if err := tx.RecordBundleAccess(ctx, x.ID, sentinel.BundleAccess{Addr: "192.0.2.7", UserAgent: "curl/8", Outcome: o}, ok); err != nil {
 				return err
 			}
 		}
@@ -112,12 +142,12 @@ func testBundles(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, next, err := db.BundleAccessLog(ctx, x.ID, store.Page{Limit: 3})
-	if err != nil || len(log) != 3 || next == "" || log[0].Outcome != store.AccessOpened || log[0].Addr != "192.0.2.7" || log[0].UserAgent != "curl/8" || !log[0].At.Equal(now) {
+	log, next, err := db.BundleAccessLog(ctx, x.ID, sentinel.Page{Limit: 3})
+	if err != nil || len(log) != 3 || next == "" || log[0].Outcome != sentinel.AccessOpened || log[0].Addr != "192.0.2.7" || log[0].UserAgent != "curl/8" || !log[0].At.Equal(now) {
 		t.Fatalf("BundleAccessLog: %+v %q %v", log, next, err)
 	}
-	rest, _, _ := db.BundleAccessLog(ctx, x.ID, store.Page{Limit: 3, Cursor: next})
-	if len(rest) != 1 || rest[0].Outcome != store.AccessDownload {
+	rest, _, _ := db.BundleAccessLog(ctx, x.ID, sentinel.Page{Limit: 3, Cursor: next})
+	if len(rest) != 1 || rest[0].Outcome != sentinel.AccessDownload {
 		t.Errorf("BundleAccessLog page 2: %+v", rest)
 	}
 	got, _ = db.FindBundle(ctx, a.ID, x.ID)
@@ -154,7 +184,7 @@ func testBundles(t *testing.T, db *store.DB) {
 	if _, err := db.BundleSession(ctx, hashOf("session-y"), now); sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
 		t.Errorf("session survived revocation: %v", err)
 	}
-	if got, _ := db.FindBundle(ctx, a.ID, y.ID); got.Status(now) != store.BundleRevoked {
+	if got, _ := db.FindBundle(ctx, a.ID, y.ID); got.Status(now) != sentinel.BundleRevoked {
 		t.Errorf("after revoke: %s", got.Status(now))
 	}
 
@@ -180,12 +210,12 @@ func testBundles(t *testing.T, db *store.DB) {
 		t.Errorf("chunks read back %d bytes, want %d", len(back), len(zipBytes))
 	}
 	x.SHA256, x.Size, x.Identity, x.Issuer = "ab", int64(len(zipBytes)), "https://s.example/orgs/a/evidence", "https://s.example"
-	x.Artifacts = []store.BundleArtifact{{Name: "audit.csv", SHA256: "cd", Size: 3}}
+	x.Artifacts = []sentinel.BundleArtifact{{Name: "audit.csv", SHA256: "cd", Size: 3}}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.FinishBundleBuild(ctx, x) }); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = db.FindBundle(ctx, a.ID, x.ID)
-	if got.BuildState != store.BundleReady || !cmp.Equal(got.Artifacts, x.Artifacts) || got.Issuer != x.Issuer {
+	if got.BuildState != sentinel.BundleReady || !cmp.Equal(got.Artifacts, x.Artifacts) || got.Issuer != x.Issuer {
 		t.Errorf("after FinishBundleBuild: %+v", got)
 	}
 	if err := db.ResetBundleBuild(ctx, x.ID); err != nil {
@@ -197,7 +227,7 @@ func testBundles(t *testing.T, db *store.DB) {
 	if err := db.FailBundleBuild(ctx, y.ID, "boom"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.FindBundle(ctx, a.ID, y.ID); got.BuildState != store.BundleFailed || got.BuildError != "boom" {
+	if got, _ := db.FindBundle(ctx, a.ID, y.ID); got.BuildState != sentinel.BundleFailed || got.BuildError != "boom" {
 		t.Errorf("after FailBundleBuild: %s %q", got.BuildState, got.BuildError)
 	}
 }
@@ -227,15 +257,15 @@ func testSigningCA(t *testing.T, db *store.DB) {
 func testEvidenceSources(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
 	submit := func(org *sentinel.Organization, host string, body string, purls ...string) string {
 		t.Helper()
-		s := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
+		s := &sentinel.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
 			ComponentCount: len(purls), Size: int64(len(body)), SHA256: "x"}
-		var items []store.InventoryItem
+		var items []sentinel.InventoryItem
 		for _, p := range purls {
-			items = append(items, store.ItemFromPurl(p, "", ""))
+			items = append(items, purl.ItemFromPurl(p, "", ""))
 		}
 		if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.CreateSubmission(ctx, s, []byte(body), items) }); err != nil {
 			t.Fatalf("CreateSubmission: %v", err)
@@ -251,7 +281,7 @@ func testEvidenceSources(t *testing.T, db *store.DB) {
 	since, until := now.Add(-24*time.Hour), now.Add(time.Hour)
 
 	var subs []string
-	err := db.EvidenceSubmissions(ctx, a.ID, since, until, func(s *store.EvidenceSubmission) error {
+	err := db.EvidenceSubmissions(ctx, a.ID, since, until, func(s *sentinel.EvidenceSubmission) error {
 		subs = append(subs, s.ID+" "+s.Host+" "+string(s.Original))
 		return nil
 	})
@@ -263,7 +293,7 @@ func testEvidenceSources(t *testing.T, db *store.DB) {
 	}
 
 	var comps []string
-	err = db.EvidenceComponents(ctx, a.ID, func(c *store.EvidenceComponent) error {
+	err = db.EvidenceComponents(ctx, a.ID, func(c *sentinel.EvidenceComponent) error {
 		comps = append(comps, c.Purl+" "+c.Asset+" "+c.Name+" "+c.Version)
 		return nil
 	})
@@ -282,7 +312,7 @@ func testEvidenceSources(t *testing.T, db *store.DB) {
 	}
 
 	var changes []string
-	err = db.EvidenceChanges(ctx, a.ID, since, until, func(c *store.EvidenceChange) error {
+	err = db.EvidenceChanges(ctx, a.ID, since, until, func(c *sentinel.EvidenceChange) error {
 		changes = append(changes, c.Asset+" "+c.Change+" "+c.Name+" "+c.FromVersion+">"+c.ToVersion+" "+c.SubmissionID)
 		return nil
 	})
@@ -311,7 +341,7 @@ func testEvidenceSources(t *testing.T, db *store.DB) {
 	if err := db.EvidenceAudit(ctx, a.ID, since, until, func(*sentinel.AuditEntry) error { n++; return nil }); err != nil || n != 1 {
 		t.Errorf("EvidenceAudit: %d entries, %v", n, err)
 	}
-	if err := db.EvidenceFindings(ctx, a.ID, []string{"open", "accepted"}, func(*store.EvidenceFinding) error { return nil }); err != nil {
+	if err := db.EvidenceFindings(ctx, a.ID, []string{"open", "accepted"}, func(*sentinel.EvidenceFinding) error { return nil }); err != nil {
 		t.Errorf("EvidenceFindings: %v", err)
 	}
 }

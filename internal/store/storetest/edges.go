@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/store"
 )
 
@@ -21,15 +22,15 @@ import (
 func testEdges(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
-	submit := func(org *sentinel.Organization, host string, purls []string, edges ...store.Edge) string {
+	submit := func(org *sentinel.Organization, host string, purls []string, edges ...sentinel.DependencyEdge) string {
 		t.Helper()
-		s := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
+		s := &sentinel.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: org.ID, Host: host, SpecVersion: "1.5",
 			ComponentCount: len(purls), SHA256: "x"}
-		var items []store.InventoryItem
+		var items []sentinel.InventoryItem
 		for _, p := range purls {
-			items = append(items, store.ItemFromPurl(p, p, "")) // a purl that does not parse is its own name
+			items = append(items, purl.ItemFromPurl(p, p, "")) // a purl that does not parse is its own name
 		}
 		err := db.InTx(ctx, func(tx *store.Tx) error {
 			if err := tx.CreateSubmission(ctx, s, []byte("{}"), items); err != nil {
@@ -51,7 +52,7 @@ func testEdges(t *testing.T, db *store.DB) {
 		django  = "pkg:pypi/django@4.2.0"
 		sqlp    = "pkg:pypi/sqlparse@0.5.0"
 	)
-	e := func(from, to string) store.Edge { return store.Edge{From: from, To: to} }
+	e := func(from, to string) sentinel.DependencyEdge { return sentinel.DependencyEdge{From: from, To: to} }
 
 	// web-1's first submission is superseded by its second one.
 	old := submit(a, "web-1", []string{express, debug}, e(express, debug))
@@ -69,7 +70,7 @@ func testEdges(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []store.Edge{e(body, debug), e(debug, ms), e(express, zod), e(express, body), e(express, debug)}
+	want := []sentinel.DependencyEdge{e(body, debug), e(debug, ms), e(express, zod), e(express, body), e(express, debug)}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("SubmissionEdges (deduplicated, sorted by from then to) mismatch (-want +got):\n%s", diff)
 	}
@@ -85,20 +86,20 @@ func testEdges(t *testing.T, db *store.DB) {
 
 	// Writing an edge again is a conflict.
 	err = db.InTx(ctx, func(tx *store.Tx) error {
-		return tx.CreateSubmissionEdges(ctx, &store.Submission{ID: web, OrgID: a.ID}, []store.Edge{e(debug, ms)})
+		return tx.CreateSubmissionEdges(ctx, &sentinel.Submission{ID: web, OrgID: a.ID}, []sentinel.DependencyEdge{e(debug, ms)})
 	})
 	if code := sentinel.ErrorCode(err); code != sentinel.ECONFLICT {
 		t.Errorf("an edge written again: %v, want conflict", err)
 	}
 
 	// The edges are written with the submission or not at all.
-	rolled := &store.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: a.ID, Host: "web-1", SpecVersion: "1.5", SHA256: "x"}
+	rolled := &sentinel.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: a.ID, Host: "web-1", SpecVersion: "1.5", SHA256: "x"}
 	boom := errors.New("boom")
 	err = db.InTx(ctx, func(tx *store.Tx) error {
-		if err := tx.CreateSubmission(ctx, rolled, []byte("{}"), []store.InventoryItem{store.ItemFromPurl(ms, "", "")}); err != nil {
+		if err := tx.CreateSubmission(ctx, rolled, []byte("{}"), []sentinel.InventoryItem{purl.ItemFromPurl(ms, "", "")}); err != nil {
 			return err
 		}
-		if err := tx.CreateSubmissionEdges(ctx, rolled, []store.Edge{e(ms, debug)}); err != nil {
+		if err := tx.CreateSubmissionEdges(ctx, rolled, []sentinel.DependencyEdge{e(ms, debug)}); err != nil {
 			return err
 		}
 		return boom
@@ -112,7 +113,7 @@ func testEdges(t *testing.T, db *store.DB) {
 
 	// Many edges: several statements of the batched insert.
 	var purls []string
-	var many []store.Edge
+	var many []sentinel.DependencyEdge
 	for i := range 1201 {
 		purls = append(purls, fmt.Sprintf("pkg:npm/big-%04d@1.0.0", i))
 	}
@@ -127,7 +128,7 @@ func testEdges(t *testing.T, db *store.DB) {
 	// EvidenceComponents: each row carries the edges of its host's latest
 	// submission (db-1's and web-1's second), sorted in byte order.
 	var comps []string
-	err = db.EvidenceComponents(ctx, a.ID, func(c *store.EvidenceComponent) error {
+	err = db.EvidenceComponents(ctx, a.ID, func(c *sentinel.EvidenceComponent) error {
 		comps = append(comps, fmt.Sprintf("%s %s %q", c.Purl, c.Asset, c.DependsOn))
 		return nil
 	})
@@ -154,7 +155,7 @@ func testEdges(t *testing.T, db *store.DB) {
 	quote, backslash, tab := `pkg:generic/a"b@1`, `pkg:generic/c\d@1`, "pkg:generic/e\tf@1"
 	submit(c, "odd", []string{quote, backslash, tab, ms}, e(backslash, quote), e(backslash, ms), e(backslash, tab), e(ms, quote))
 	comps = nil
-	err = db.EvidenceComponents(ctx, c.ID, func(c *store.EvidenceComponent) error {
+	err = db.EvidenceComponents(ctx, c.ID, func(c *sentinel.EvidenceComponent) error {
 		comps = append(comps, fmt.Sprintf("%s %q", c.Purl, c.DependsOn))
 		return nil
 	})

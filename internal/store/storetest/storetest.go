@@ -33,9 +33,15 @@ func Run(t *testing.T, open Opener) {
 		{"leases", testLeases},
 		{"meters", testMeters},
 		{"tx_rollback", testRollback},
+		{"keyset_pages", testPages},
+		{"scans_and_sites", testScans},
+		{"iocs_and_live_sources", testIOCsAndLive},
 		{"agent_inventory", testAgent},
 		{"inventory_edges", testEdges},
+		{"secrets_and_edge_windows", testSecretsAndEdge},
 		{"bundles", testBundles}, {"signing_ca", testSigningCA}, {"evidence_sources", testEvidenceSources},
+		{"users_sessions", testUsers}, {"signin_throttle", testSignInThrottle}, {"finding_views", testFindingViews},
+		{"submissions_by_host", testSubmissionsByHost},
 		{"webhooks_crud", testWebhooksCRUD}, {"webhook_fanout_order", testWebhookFanOutAndOrder}, {"webhook_deliveries_claimed_once", testDeliveriesClaimedOnce}, {"webhook_fanout_concurrent", testFanOutConcurrent},
 	}
 	for _, tc := range tests {
@@ -79,7 +85,7 @@ func testOrgs(t *testing.T, db *store.DB) {
 		t.Errorf("missing org: %v, want not_found", err)
 	}
 	d := 3 * 24 * time.Hour
-	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.UpdateOrg(ctx, o.ID, store.OrgUpdate{SharePeriod: &d}) }); err != nil {
+	if err := db.InTx(ctx, func(tx *store.Tx) error { return tx.UpdateOrg(ctx, o.ID, sentinel.OrgUpdate{SharePeriod: &d}) }); err != nil {
 		t.Fatal(err)
 	}
 	got, _ = db.FindOrgByID(ctx, o.ID)
@@ -111,7 +117,7 @@ func testAPIKeys(t *testing.T, db *store.DB) {
 	if sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
 		t.Errorf("revoke from other org: %v, want not_found", err)
 	}
-	if ks, _, _ := db.ListAPIKeys(ctx, b.ID, store.Page{Limit: 10}); len(ks) != 0 {
+	if ks, _, _ := db.ListAPIKeys(ctx, b.ID, sentinel.Page{Limit: 10}); len(ks) != 0 {
 		t.Errorf("other org lists %d keys", len(ks))
 	}
 	if err := db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.RevokeAPIKey(ctx, a.ID, k.ID); return err }); err != nil {
@@ -129,11 +135,11 @@ func testAPIKeys(t *testing.T, db *store.DB) {
 			t.Fatal(err)
 		}
 	}
-	p1, next, err := db.ListAPIKeys(ctx, a.ID, store.Page{Limit: 3})
+	p1, next, err := db.ListAPIKeys(ctx, a.ID, sentinel.Page{Limit: 3})
 	if err != nil || len(p1) != 3 || next == "" {
 		t.Fatalf("page 1: %d keys, next %q, %v", len(p1), next, err)
 	}
-	p2, next2, _ := db.ListAPIKeys(ctx, a.ID, store.Page{Limit: 3, Cursor: next})
+	p2, next2, _ := db.ListAPIKeys(ctx, a.ID, sentinel.Page{Limit: 3, Cursor: next})
 	if len(p2) != 2 || next2 != "" {
 		t.Errorf("page 2: %d keys, next %q", len(p2), next2)
 	}
@@ -144,7 +150,7 @@ func testAudit(t *testing.T, db *store.DB) {
 	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
 	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i := 0; i < 5; i++ {
-		db.Now = func() time.Time { return base.Add(time.Duration(i) * 24 * time.Hour) }
+		db.Clock = func() time.Time { return base.Add(time.Duration(i) * 24 * time.Hour) }
 		err := db.InTx(ctx, func(tx *store.Tx) error {
 			return tx.Audit(ctx, a.ID, sentinel.Actor{KeyID: "key_1", Addr: "192.0.2.1"}, "thing.update", "thing_1", map[string]any{"i": i})
 		})
@@ -153,15 +159,15 @@ func testAudit(t *testing.T, db *store.DB) {
 		}
 	}
 	_ = db.InTx(ctx, func(tx *store.Tx) error { return tx.Audit(ctx, b.ID, sentinel.Actor{KeyID: "key_2"}, "x", "y", nil) })
-	got, _, err := db.FindAuditEntries(ctx, store.AuditFilter{OrgID: a.ID, Since: base.Add(24 * time.Hour), Until: base.Add(3 * 24 * time.Hour)})
+	got, _, err := db.FindAuditEntries(ctx, sentinel.AuditFilter{OrgID: a.ID, Since: base.Add(24 * time.Hour), Until: base.Add(3 * 24 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 2 || got[0].CreatedAt != base.Add(24*time.Hour) || got[0].Addr != "192.0.2.1" || got[0].Details["i"] != float64(1) {
 		t.Errorf("window: %+v", got)
 	}
-	page, next, _ := db.FindAuditEntries(ctx, store.AuditFilter{OrgID: a.ID, Page: store.Page{Limit: 2}})
-	rest, _, _ := db.FindAuditEntries(ctx, store.AuditFilter{OrgID: a.ID, Page: store.Page{Limit: 10, Cursor: next}})
+	page, next, _ := db.FindAuditEntries(ctx, sentinel.AuditFilter{OrgID: a.ID, Page: sentinel.Page{Limit: 2}})
+	rest, _, _ := db.FindAuditEntries(ctx, sentinel.AuditFilter{OrgID: a.ID, Page: sentinel.Page{Limit: 10, Cursor: next}})
 	if len(page) != 2 || len(rest) != 3 {
 		t.Errorf("pages: %d + %d", len(page), len(rest))
 	}
@@ -216,11 +222,11 @@ func testEvents(t *testing.T, db *store.DB) {
 
 func testJobs(t *testing.T, db *store.DB) {
 	ctx := context.Background()
-	id, ok, err := db.Enqueue(ctx, "k", []byte(`{"a":1}`), store.EnqueueOptions{UniqueKey: "u1", MaxAttempts: 2})
+	id, ok, err := db.Enqueue(ctx, "k", []byte(`{"a":1}`), sentinel.EnqueueOptions{UniqueKey: "u1", MaxAttempts: 2})
 	if err != nil || !ok {
 		t.Fatalf("Enqueue: %v %v", ok, err)
 	}
-	if _, ok, _ := db.Enqueue(ctx, "k", nil, store.EnqueueOptions{UniqueKey: "u1"}); ok {
+	if _, ok, _ := db.Enqueue(ctx, "k", nil, sentinel.EnqueueOptions{UniqueKey: "u1"}); ok {
 		t.Error("unique job enqueued twice")
 	}
 	jobs, err := db.ClaimJobs(ctx, []string{"k"}, 10, time.Minute)
@@ -243,21 +249,21 @@ func testJobs(t *testing.T, db *store.DB) {
 		t.Fatal(err)
 	}
 	j, _ := db.FindJob(ctx, id)
-	if j.State != store.JobFailed || j.LastError != "boom again" {
+	if j.State != sentinel.JobFailed || j.LastError != "boom again" {
 		t.Errorf("after max attempts: %+v", j)
 	}
-	if _, ok, _ := db.Enqueue(ctx, "k", nil, store.EnqueueOptions{UniqueKey: "u1"}); !ok {
+	if _, ok, _ := db.Enqueue(ctx, "k", nil, sentinel.EnqueueOptions{UniqueKey: "u1"}); !ok {
 		t.Error("unique key not freed after failure")
 	}
 	jobs, _ = db.ClaimJobs(ctx, []string{"k"}, 10, time.Minute)
 	if err := db.CompleteJob(ctx, jobs[0].ID, jobs[0].Attempts); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := db.CountJobs(ctx, "k", store.JobCompleted); n != 1 {
+	if n, _ := db.CountJobs(ctx, "k", sentinel.JobCompleted); n != 1 {
 		t.Errorf("completed = %d", n)
 	}
 	// Delayed jobs wait.
-	_, _, _ = db.Enqueue(ctx, "later", nil, store.EnqueueOptions{RunAfter: db.Now().Add(time.Hour)})
+	_, _, _ = db.Enqueue(ctx, "later", nil, sentinel.EnqueueOptions{RunAfter: db.Now().Add(time.Hour)})
 	if js, _ := db.ClaimJobs(ctx, []string{"later"}, 1, time.Minute); len(js) != 0 {
 		t.Error("delayed job claimed early")
 	}
@@ -267,7 +273,7 @@ func testJobsConcurrent(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	const n = 60
 	for i := 0; i < n; i++ {
-		if _, _, err := db.Enqueue(ctx, "c", nil, store.EnqueueOptions{}); err != nil {
+		if _, _, err := db.Enqueue(ctx, "c", nil, sentinel.EnqueueOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -309,8 +315,8 @@ func testJobsConcurrent(t *testing.T, db *store.DB) {
 func testJobLeaseExpiry(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Now()
-	db.Now = func() time.Time { return now }
-	id, _, _ := db.Enqueue(ctx, "l", nil, store.EnqueueOptions{})
+	db.Clock = func() time.Time { return now }
+	id, _, _ := db.Enqueue(ctx, "l", nil, sentinel.EnqueueOptions{})
 	if js, _ := db.ClaimJobs(ctx, []string{"l"}, 1, time.Minute); len(js) != 1 {
 		t.Fatal("not claimed")
 	}
@@ -322,7 +328,7 @@ func testJobLeaseExpiry(t *testing.T, db *store.DB) {
 	}
 	// The dead worker's late completion does not touch the new attempt.
 	_ = db.CompleteJob(ctx, id, 1)
-	if j, _ := db.FindJob(ctx, id); j.State != store.JobRunning {
+	if j, _ := db.FindJob(ctx, id); j.State != sentinel.JobRunning {
 		t.Errorf("stale completion changed state to %s", j.State)
 	}
 }
@@ -330,7 +336,7 @@ func testJobLeaseExpiry(t *testing.T, db *store.DB) {
 func testLeases(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Now()
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	if ok, err := db.AcquireLease(ctx, "leader", "a", 10*time.Second); !ok || err != nil {
 		t.Fatalf("a acquire: %v %v", ok, err)
 	}

@@ -14,9 +14,9 @@ import (
 
 // MustWebhook registers a webhook (with a placeholder sealed secret) or
 // fails the test.
-func MustWebhook(tb testing.TB, db *store.DB, orgID string, events ...string) *store.Webhook {
+func MustWebhook(tb testing.TB, db *store.DB, orgID string, events ...string) *sentinel.Webhook {
 	tb.Helper()
-	w := &store.Webhook{ID: sentinel.NewID(sentinel.PrefixWebhook), OrgID: orgID, URL: "https://example.com/h",
+	w := &sentinel.Webhook{ID: sentinel.NewID(sentinel.PrefixWebhook), OrgID: orgID, URL: "https://example.com/h",
 		Events: events, Active: true, Secret: []byte("sealed")}
 	if err := db.InTx(context.Background(), func(tx *store.Tx) error { return tx.CreateWebhook(context.Background(), w) }); err != nil {
 		tb.Fatalf("CreateWebhook: %v", err)
@@ -41,7 +41,7 @@ func testWebhooksCRUD(t *testing.T, db *store.DB) {
 	// Another organization can neither change nor delete it.
 	off := false
 	err = db.InTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.UpdateWebhook(ctx, b.ID, w.ID, store.WebhookUpdate{Active: &off})
+		_, err := tx.UpdateWebhook(ctx, b.ID, w.ID, sentinel.WebhookUpdate{Active: &off})
 		return err
 	})
 	if sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
@@ -53,7 +53,7 @@ func testWebhooksCRUD(t *testing.T, db *store.DB) {
 
 	url, events := "https://example.org/new", []string{"*"}
 	err = db.InTx(ctx, func(tx *store.Tx) (err error) {
-		got, err = tx.UpdateWebhook(ctx, a.ID, w.ID, store.WebhookUpdate{URL: &url, Events: &events})
+		got, err = tx.UpdateWebhook(ctx, a.ID, w.ID, sentinel.WebhookUpdate{URL: &url, Events: &events})
 		return err
 	})
 	if err != nil || got.URL != url || !cmp.Equal(got.Events, events) || got.Description != "" || !got.Active {
@@ -73,11 +73,11 @@ func testWebhooksCRUD(t *testing.T, db *store.DB) {
 		MustWebhook(t, db, a.ID, "*")
 	}
 	MustWebhook(t, db, b.ID, "*")
-	p1, next, err := db.ListWebhooks(ctx, a.ID, store.Page{Limit: 3})
+	p1, next, err := db.ListWebhooks(ctx, a.ID, sentinel.Page{Limit: 3})
 	if err != nil || len(p1) != 3 || next == "" {
 		t.Fatalf("ListWebhooks page 1: %d, %q, %v", len(p1), next, err)
 	}
-	p2, next2, _ := db.ListWebhooks(ctx, a.ID, store.Page{Limit: 3, Cursor: next})
+	p2, next2, _ := db.ListWebhooks(ctx, a.ID, sentinel.Page{Limit: 3, Cursor: next})
 	if len(p2) != 2 || next2 != "" {
 		t.Errorf("ListWebhooks page 2: %d, %q", len(p2), next2)
 	}
@@ -124,8 +124,8 @@ func fanOut(tb testing.TB, db *store.DB) (int, int) {
 	return n, d
 }
 
-func claimIDs(cs []*store.ClaimedDelivery) map[string]*store.ClaimedDelivery {
-	m := map[string]*store.ClaimedDelivery{}
+func claimIDs(cs []*sentinel.ClaimedDelivery) map[string]*sentinel.ClaimedDelivery {
+	m := map[string]*sentinel.ClaimedDelivery{}
 	for _, c := range cs {
 		m[c.EventID] = c
 	}
@@ -135,7 +135,7 @@ func claimIDs(cs []*store.ClaimedDelivery) map[string]*store.ClaimedDelivery {
 func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	now := time.Now().UTC()
-	db.Now = func() time.Time { return now }
+	db.Clock = func() time.Time { return now }
 	a, b := MustOrg(t, db, "a"), MustOrg(t, db, "b")
 	findings := MustWebhook(t, db, a.ID, "finding.*")
 	scans := MustWebhook(t, db, a.ID, "scan.completed")
@@ -143,7 +143,7 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	off := MustWebhook(t, db, a.ID, "*")
 	no := false
 	if err := db.InTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.UpdateWebhook(ctx, a.ID, off.ID, store.WebhookUpdate{Active: &no})
+		_, err := tx.UpdateWebhook(ctx, a.ID, off.ID, sentinel.WebhookUpdate{Active: &no})
 		return err
 	}); err != nil {
 		t.Fatal(err)
@@ -157,12 +157,12 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	if n, d := fanOut(t, db); n != 0 || d != 0 {
 		t.Errorf("second FanOutEvents = %d, %d; want nothing left", n, d)
 	}
-	for _, w := range []*store.Webhook{other, off} {
-		if ds, _, _ := db.ListDeliveries(ctx, store.DeliveryFilter{OrgID: w.OrgID, WebhookID: w.ID}); len(ds) != 0 {
+	for _, w := range []*sentinel.Webhook{other, off} {
+		if ds, _, _ := db.ListDeliveries(ctx, sentinel.DeliveryFilter{OrgID: w.OrgID, WebhookID: w.ID}); len(ds) != 0 {
 			t.Errorf("webhook %s got %d deliveries, want none", w.ID, len(ds))
 		}
 	}
-	ds, _, err := db.ListDeliveries(ctx, store.DeliveryFilter{OrgID: a.ID, WebhookID: findings.ID})
+	ds, _, err := db.ListDeliveries(ctx, sentinel.DeliveryFilter{OrgID: a.ID, WebhookID: findings.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	if diff := cmp.Diff(want, states); diff != "" {
 		t.Errorf("deliveries newest first (-want +got):\n%s", diff)
 	}
-	if _, _, err := db.ListDeliveries(ctx, store.DeliveryFilter{OrgID: b.ID, WebhookID: findings.ID}); sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
+	if _, _, err := db.ListDeliveries(ctx, sentinel.DeliveryFilter{OrgID: b.ID, WebhookID: findings.ID}); sentinel.ErrorCode(err) != sentinel.ENOTFOUND {
 		t.Errorf("ListDeliveries from another organization: %v", err)
 	}
 
@@ -200,15 +200,15 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	}
 
 	// A retry keeps fnd_1's next event waiting.
-	record := func(c *store.ClaimedDelivery, state string) int {
-		n, err := db.RecordAttempts(ctx, []store.AttemptOutcome{{ID: c.ID, Attempt: c.Attempt, AttemptID: "u", At: now,
+	record := func(c *sentinel.ClaimedDelivery, state string) int {
+		n, err := db.RecordAttempts(ctx, []sentinel.AttemptOutcome{{ID: c.ID, Attempt: c.Attempt, AttemptID: "u", At: now,
 			Status: 500, Error: "boom", State: state, RetryAt: now}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return n
 	}
-	if n := record(c0, store.DeliveryPending); n != 1 {
+	if n := record(c0, sentinel.DeliveryPending); n != 1 {
 		t.Fatalf("RecordAttempts = %d", n)
 	}
 	cs, _ = db.ClaimDeliveries(ctx, 10, time.Minute)
@@ -216,11 +216,11 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 		t.Fatalf("after a retry claimed %+v, want the same delivery, attempt 2", cs)
 	}
 	// The first attempt's late outcome is ignored.
-	if n := record(c0, store.DeliverySucceeded); n != 0 {
+	if n := record(c0, sentinel.DeliverySucceeded); n != 0 {
 		t.Errorf("stale outcome recorded")
 	}
 	// Success starts the next delivery about fnd_1.
-	if n := record(cs[0], store.DeliverySucceeded); n != 1 {
+	if n := record(cs[0], sentinel.DeliverySucceeded); n != 1 {
 		t.Fatal("success not recorded")
 	}
 	cs, _ = db.ClaimDeliveries(ctx, 10, time.Minute)
@@ -228,7 +228,7 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 		t.Fatalf("after success claimed %+v, want the second fnd_1 event", cs)
 	}
 	// Giving up starts the next one too.
-	record(cs[0], store.DeliveryFailed)
+	record(cs[0], sentinel.DeliveryFailed)
 	cs, _ = db.ClaimDeliveries(ctx, 10, time.Minute)
 	if len(cs) != 1 || cs[0].EventID != f[3].ID {
 		t.Fatalf("after failure claimed %+v, want the third fnd_1 event", cs)
@@ -242,7 +242,7 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 
 	// The failed one is redeliverable by hand; a queued one is not.
 	d, err := db.FindDelivery(ctx, a.ID, findings.ID, ds[2].ID)
-	if err != nil || d.State != store.DeliveryFailed || d.LastStatus != 500 || d.LastError != "boom" || d.LastAttemptID != "u" {
+	if err != nil || d.State != sentinel.DeliveryFailed || d.LastStatus != 500 || d.LastError != "boom" || d.LastAttemptID != "u" {
 		t.Fatalf("FindDelivery = %+v, %v", d, err)
 	}
 	err = db.InTx(ctx, func(tx *store.Tx) error { _, err := tx.Redeliver(ctx, a.ID, findings.ID, d.ID, time.Hour); return err })
@@ -275,22 +275,22 @@ func testWebhookFanOutAndOrder(t *testing.T, db *store.DB) {
 	if n, _ := fanOut(t, db); n != 0 {
 		t.Errorf("test event left in the outbox")
 	}
-	if ds, _, _ := db.ListDeliveries(ctx, store.DeliveryFilter{OrgID: a.ID, WebhookID: star.ID}); len(ds) != 0 {
+	if ds, _, _ := db.ListDeliveries(ctx, sentinel.DeliveryFilter{OrgID: a.ID, WebhookID: star.ID}); len(ds) != 0 {
 		t.Errorf("a * webhook received the test event of another")
 	}
-	if d, err := db.FindDelivery(ctx, a.ID, scans.ID, did); err != nil || d.EventType != sentinel.EventWebhookTest || d.State != store.DeliveryPending {
+	if d, err := db.FindDelivery(ctx, a.ID, scans.ID, did); err != nil || d.EventType != sentinel.EventWebhookTest || d.State != sentinel.DeliveryPending {
 		t.Errorf("test delivery = %+v, %v", d, err)
 	}
 
 	// Deactivating fails what is queued.
 	err = db.InTx(ctx, func(tx *store.Tx) error {
-		_, err := tx.UpdateWebhook(ctx, a.ID, scans.ID, store.WebhookUpdate{Active: &no})
+		_, err := tx.UpdateWebhook(ctx, a.ID, scans.ID, sentinel.WebhookUpdate{Active: &no})
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d, _ := db.FindDelivery(ctx, a.ID, scans.ID, did); d.State != store.DeliveryFailed || d.LastError == "" {
+	if d, _ := db.FindDelivery(ctx, a.ID, scans.ID, did); d.State != sentinel.DeliveryFailed || d.LastError == "" {
 		t.Errorf("queued delivery of a deactivated webhook = %+v", d)
 	}
 }
@@ -376,7 +376,7 @@ func testFanOutConcurrent(t *testing.T, db *store.DB) {
 		}()
 	}
 	wg.Wait()
-	ds, _, err := db.ListDeliveries(ctx, store.DeliveryFilter{OrgID: a.ID, WebhookID: w.ID, Page: store.Page{Limit: 500}})
+	ds, _, err := db.ListDeliveries(ctx, sentinel.DeliveryFilter{OrgID: a.ID, WebhookID: w.ID, Page: sentinel.Page{Limit: 500}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func testFanOutConcurrent(t *testing.T, db *store.DB) {
 		oldest[d.Subject] = d.EventSeq
 	}
 	for _, d := range ds {
-		if want := map[bool]string{true: store.DeliveryPending, false: store.DeliveryWaiting}[d.EventSeq == oldest[d.Subject]]; d.State != want {
+		if want := map[bool]string{true: sentinel.DeliveryPending, false: sentinel.DeliveryWaiting}[d.EventSeq == oldest[d.Subject]]; d.State != want {
 			t.Errorf("delivery of event %d about %s is %s, want %s", d.EventSeq, d.Subject, d.State, want)
 		}
 	}

@@ -1,0 +1,88 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// scanFlags are what sentinel sbom and sentinel ci share about where the
+// components come from: the tree under DIR, narrowed by excludes (flags
+// plus the project's .sentinel.yaml) and kinds, or an SBOM another tool
+// wrote.
+type scanFlags struct {
+	exclude     []string
+	kinds       string
+	crossMounts bool
+	from        string // an existing SBOM instead of the walk
+}
+
+func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *scanFlags {
+	sf := &scanFlags{}
+	fs.Func("exclude", "skip paths matching this glob, relative to DIR (\"**/testdata/**\", \"docs/*.json\"); repeatable; also the exclude list of "+sbom.ConfigFileName+" in DIR", func(s string) error {
+		sf.exclude = append(sf.exclude, s)
+		return nil
+	})
+	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, languages (lockfiles and manifests) or os (dpkg, apk and RPM databases)")
+	fs.BoolVar(&sf.crossMounts, "cross-mounts", false, "let the walk enter other file systems mounted under DIR (by default it stays on DIR's, as find -xdev)")
+	fs.StringVar(&sf.from, fromFlag, "", fromHelp)
+	return sf
+}
+
+// scan returns the components: read from --sbom/--from when given, else
+// extracted from root. Skipped files and warnings go to stderr.
+func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.Result, error) {
+	if sf.from != "" {
+		res, err := sbom.ReadSBOMFile(sf.from)
+		if err != nil {
+			if errors.Is(err, sbom.ErrUnsupportedSBOM) {
+				return nil, usageErr("%v: give a CycloneDX (1.2 to 1.6) or SPDX 2.2/2.3 JSON document", err)
+			}
+			return nil, err
+		}
+		c.printScanNotes(res)
+		fmt.Fprintf(c.stderr(), "sbom: read %d components from %s\n", len(res.Components), sf.from)
+		return res, nil
+	}
+	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts}
+	switch strings.ToLower(sf.kinds) {
+	case "", "all":
+		opts.Kinds = sbom.AllKinds
+	case "languages", "lang":
+		opts.Kinds = sbom.Languages
+	case "os":
+		opts.Kinds = sbom.OSPackages
+	default:
+		return nil, usageErr("--kinds %q: want all, languages or os", sf.kinds)
+	}
+	cfg, found, err := sbom.ReadConfig(root)
+	if err != nil {
+		return nil, usageErr("%v", err)
+	}
+	opts.Exclude = append(append(opts.Exclude, cfg.Exclude...), sf.exclude...)
+	if found && len(cfg.Exclude) > 0 {
+		fmt.Fprintf(c.stderr(), "sbom: %s excludes %s\n", sbom.ConfigFileName, strings.Join(cfg.Exclude, ", "))
+	}
+	res, err := sbom.Extract(ctx, root, opts)
+	if err != nil {
+		if errors.Is(err, sbom.ErrBadPattern) {
+			return nil, usageErr("%v", err)
+		}
+		return nil, err
+	}
+	c.printScanNotes(res)
+	return res, nil
+}
+
+func (c *Command) printScanNotes(res *sbom.Result) {
+	for _, fe := range res.Errors {
+		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(c.stderr(), "sentinel: note: %s\n", w.Error())
+	}
+}

@@ -1,0 +1,342 @@
+package sbom
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/yarnlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
+	"github.com/google/osv-scalibr/inventory"
+	"github.com/google/osv-scalibr/plugin"
+	"github.com/google/osv-scalibr/purl"
+)
+
+// npm lockfiles.
+//
+// scalibr v0.5.3's package-lock.json extractor looks up the line of every
+// package with a JSON path query from the top of the document: quadratic
+// in the file's size, and most of the agent's time on a tree with a large
+// npm project (a 1,500-package lockfile took 270 ms of CPU of the 690 ms a
+// 24-lockfile tree needed). Sentinel does not use line numbers, so it
+// reads the format itself, in one decode, under the same extractor name:
+//
+//   - lockfileVersion 2 and 3: every "packages" entry under a
+//     "node_modules/" path, links aside; the name is the entry's own
+//     ("name", for aliases) or the path's last package segment;
+//   - lockfileVersion 1: the nested "dependencies", an alias
+//     ("npm:real-name@1.2.3") under its real name;
+//   - a package fetched from git (a git+, git://, ssh:// or github: address
+//     with a commit) keeps its version, with the repository and commit as
+//     its source (the vcs_url qualifier);
+//   - npm-shrinkwrap.json wins over a package-lock.json beside it, as in
+//     npm.
+//
+// Workspace folders ("packages/foo" without node_modules) are the
+// project's own packages, not dependencies: graph.go reads them as local
+// packages and project.go as projects.
+
+type npmLockExtractor struct{}
+
+func newNpmLock(*cpb.PluginConfig) (filesystem.Extractor, error) { return npmLockExtractor{}, nil }
+
+// Name implements filesystem.Extractor: the name of the scalibr plugin
+// this replaces, so that results keep naming the format the same way.
+func (npmLockExtractor) Name() string { return packagelockjson.Name }
+
+// Version implements filesystem.Extractor.
+func (npmLockExtractor) Version() int { return 0 }
+
+// Requirements implements filesystem.Extractor.
+func (npmLockExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
+
+// FileRequired implements filesystem.Extractor: package-lock.json and
+// npm-shrinkwrap.json, except inside node_modules (an installed package's
+// lockfile describes what its own author installed).
+func (npmLockExtractor) FileRequired(api filesystem.FileAPI) bool {
+	p := api.Path()
+	if b := path.Base(p); b != "package-lock.json" && b != "npm-shrinkwrap.json" {
+		return false
+	}
+	return !slices.Contains(strings.Split(path.Dir(p), "/"), "node_modules")
+}
+
+// Extract implements filesystem.Extractor.
+func (e npmLockExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	if e.shadowed(in) {
+		return inventory.Inventory{}, nil
+	}
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	doc, err := e.parse(b)
+	if err != nil {
+		return inventory.Inventory{}, err
+	}
+	return inventory.Inventory{Packages: e.packages(doc, in.Path)}, nil
+}
+
+// shadowed reports whether a package-lock.json has an npm-shrinkwrap.json
+// beside it, which npm reads instead.
+func (npmLockExtractor) shadowed(in *filesystem.ScanInput) bool {
+	if path.Base(in.Path) != "package-lock.json" || in.FS == nil {
+		return false
+	}
+	_, err := fs.Stat(in.FS, path.Join(path.Dir(in.Path), "npm-shrinkwrap.json"))
+	return err == nil
+}
+
+// parse implements onePass.
+func (npmLockExtractor) parse(b []byte) (any, error) {
+	var lock *npmLock
+	if err := json.Unmarshal(b, &lock); err != nil {
+		return nil, fmt.Errorf("could not extract: %w", err)
+	}
+	if lock == nil {
+		return nil, fmt.Errorf("could not extract: the document is null")
+	}
+	return lock, nil
+}
+
+// packages implements onePass.
+func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
+	lock := doc.(*npmLock)
+	seen := map[string]bool{}
+	var pkgs []*extractor.Package
+	add := func(name, version, resolved string) {
+		pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
+		src := resolved
+		if src == "" {
+			src = version // lockfileVersion 1 writes a git address as the version
+		}
+		if repo, commit, ok := npmGitSource(src); ok {
+			if pk.Version == src {
+				pk.Version = "" // the version is not known, only the commit
+			}
+			pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
+		}
+		key := pk.Name + "@" + pk.Version
+		if pk.SourceCode != nil {
+			key += "#" + pk.SourceCode.Commit
+		}
+		if !seen[key] {
+			seen[key] = true
+			pkgs = append(pkgs, pk)
+		}
+	}
+	if lock.Packages != nil {
+		for _, key := range slices.Sorted(maps.Keys(lock.Packages)) {
+			e := lock.Packages[key]
+			i := strings.LastIndex(key, "node_modules/")
+			if i < 0 || e.Link {
+				continue // the root, a workspace folder, or a link to one
+			}
+			name := e.Name
+			if name == "" {
+				name = key[i+len("node_modules/"):]
+			}
+			add(name, e.Version, e.Resolved)
+		}
+		return pkgs
+	}
+	var walk func(map[string]npmV1Dep)
+	walk = func(deps map[string]npmV1Dep) {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			d := deps[name]
+			version := d.Version
+			if alias, ok := strings.CutPrefix(version, "npm:"); ok {
+				if at := strings.LastIndex(alias, "@"); at > 0 {
+					name, version = alias[:at], alias[at+1:]
+				}
+			}
+			if strings.HasPrefix(version, "file:") {
+				version = "" // a local directory: no version to speak of
+			}
+			add(name, version, d.Resolved)
+			walk(d.Dependencies)
+		}
+	}
+	walk(lock.Dependencies)
+	return pkgs
+}
+
+// npmGitSource reads a git dependency's address as npm writes it in a
+// lockfile ("git+ssh://git@github.com/x/y.git#<commit>",
+// "github:x/y#<commit>", "git://host/x/y#<commit>") into the repository
+// and the commit. ok is false for anything else (a registry tarball's
+// address carries no commit).
+func npmGitSource(s string) (repo, commit string, ok bool) {
+	r, frag, found := strings.Cut(s, "#")
+	if !found || !isCommit(frag) {
+		return "", "", false
+	}
+	switch {
+	case strings.HasPrefix(r, "git+"), strings.HasPrefix(r, "git://"), strings.HasPrefix(r, "ssh://"):
+		return r, frag, true
+	case strings.HasPrefix(r, "github:"):
+		return "https://github.com/" + strings.TrimSuffix(strings.TrimPrefix(r, "github:"), ".git"), frag, true
+	case strings.HasPrefix(r, "gitlab:"):
+		return "https://gitlab.com/" + strings.TrimSuffix(strings.TrimPrefix(r, "gitlab:"), ".git"), frag, true
+	case strings.HasPrefix(r, "bitbucket:"):
+		return "https://bitbucket.org/" + strings.TrimSuffix(strings.TrimPrefix(r, "bitbucket:"), ".git"), frag, true
+	case strings.HasPrefix(r, "https://") && strings.HasSuffix(r, ".git"):
+		return r, frag, true
+	}
+	return "", "", false
+}
+
+// isCommit reports whether s looks like a git commit: 7 to 40 hex digits.
+func isCommit(s string) bool {
+	if len(s) < 7 || len(s) > 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// onePass is implemented by Sentinel's own lockfile readers: the document
+// is parsed once, for the packages and for the second reading (graph.go).
+type onePass interface {
+	filesystem.Extractor
+	parse(data []byte) (any, error)
+	packages(doc any, path string) []*extractor.Package
+}
+
+var (
+	_ onePass = npmLockExtractor{}
+	_ onePass = yarnLockExtractor{}
+	_ onePass = cargoLockExtractor{}
+)
+
+// Cargo.lock: scalibr's extractor, plus the one TOML decode Sentinel's
+// graph reading needs anyway; every [[package]] is a package, as scalibr
+// reports them (the workspace's own crates included: project.go tells them
+// apart).
+type cargoLockExtractor struct{ filesystem.Extractor }
+
+func newCargoLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := cargolock.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return cargoLockExtractor{ex}, nil
+}
+
+// parse implements onePass.
+func (cargoLockExtractor) parse(b []byte) (any, error) {
+	lock, err := parseCargoLock(b)
+	if err != nil {
+		return nil, fmt.Errorf("could not extract: %w", err)
+	}
+	return lock, nil
+}
+
+// packages implements onePass.
+func (cargoLockExtractor) packages(doc any, p string) []*extractor.Package {
+	lock := doc.(*cargoLock)
+	pkgs := make([]*extractor.Package, 0, len(lock.Package))
+	for _, c := range lock.Package {
+		pkgs = append(pkgs, &extractor.Package{Name: c.Name, Version: c.Version, PURLType: purl.TypeCargo, Location: extractor.LocationFromPath(p)})
+	}
+	return pkgs
+}
+
+// yarn.lock.
+//
+// scalibr's yarn.lock extractor runs a list of regular expressions over
+// every entry's resolution to find git commits; on a large lockfile that
+// is most of its time. Sentinel reads both layouts itself (graph.go's
+// parseYarnLock), under the scalibr plugin's name: one package per entry,
+// named after its first descriptor (an "npm:" alias under the package it
+// names), the entries of the project's own workspaces (berry's
+// "@workspace:") aside, and a git or GitHub-tarball resolution as the
+// package's source.
+type yarnLockExtractor struct{}
+
+func newYarnLock(*cpb.PluginConfig) (filesystem.Extractor, error) { return yarnLockExtractor{}, nil }
+
+// Name implements filesystem.Extractor.
+func (yarnLockExtractor) Name() string { return yarnlock.Name }
+
+// Version implements filesystem.Extractor.
+func (yarnLockExtractor) Version() int { return 0 }
+
+// Requirements implements filesystem.Extractor.
+func (yarnLockExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
+
+// FileRequired implements filesystem.Extractor: yarn.lock outside
+// node_modules.
+func (yarnLockExtractor) FileRequired(api filesystem.FileAPI) bool {
+	p := api.Path()
+	return path.Base(p) == "yarn.lock" && !slices.Contains(strings.Split(path.Dir(p), "/"), "node_modules")
+}
+
+// Extract implements filesystem.Extractor.
+func (e yarnLockExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	doc, err := e.parse(b)
+	if err != nil {
+		return inventory.Inventory{}, err
+	}
+	return inventory.Inventory{Packages: e.packages(doc, in.Path)}, nil
+}
+
+// parse implements onePass.
+func (yarnLockExtractor) parse(b []byte) (any, error) {
+	y, err := parseYarnLock(b)
+	if err != nil {
+		return nil, fmt.Errorf("could not extract: %w", err)
+	}
+	return y, nil
+}
+
+// packages implements onePass.
+func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
+	y := doc.(*yarnLock)
+	pkgs := make([]*extractor.Package, 0, len(y.entries))
+	for _, e := range y.entries {
+		if len(e.descriptors) == 0 || strings.Contains(e.resolution, "@workspace:") {
+			continue
+		}
+		pk := &extractor.Package{
+			Name:     yarnPackageName(strings.Trim(e.descriptors[0], `"`)),
+			Version:  e.version,
+			PURLType: purl.TypeNPM,
+			Location: extractor.LocationFromPath(p),
+		}
+		if repo, commit, ok := yarnGitParts(e.resolution); ok {
+			pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
+		}
+		pkgs = append(pkgs, pk)
+	}
+	return pkgs
+}
+
+// yarnPackageName is the package a descriptor names: "@s/n@^1" -> "@s/n";
+// an alias "a@npm:real@^1" -> "real".
+func yarnPackageName(desc string) string {
+	name := yarnName(desc)
+	rest := strings.TrimPrefix(desc[len(name):], "@")
+	if real, ok := strings.CutPrefix(rest, "npm:"); ok && strings.Contains(real[min(1, len(real)):], "@") {
+		return yarnPackageName(real)
+	}
+	return name
+}

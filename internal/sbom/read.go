@@ -1,0 +1,334 @@
+package sbom
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
+)
+
+// An SBOM as input.
+//
+// ReadSBOM reads an SBOM another tool made (Syft, cdxgen, npm sbom, Trivy,
+// or Sentinel itself) into the Result that Extract gives for a tree, so that
+// the CI gate and enrichment work on it as on extracted components:
+//
+//   - CycloneDX 1.2 to 1.6 JSON, through Decode: components with a purl
+//     (nested ones included), their licenses and locations (Sentinel's
+//     sentinel:location and Syft's syft:location:N:path properties), the
+//     dependency graph by bom-ref, and metadata.component as the project;
+//   - SPDX 2.2 and 2.3 JSON: packages with a purl external reference
+//     ("PACKAGE-MANAGER"/"PACKAGE_MANAGER", type purl), licenseDeclared (else
+//     licenseConcluded; NOASSERTION and NONE are no license), the
+//     DEPENDS_ON and *_DEPENDENCY_OF relationships as the graph, and the
+//     described package (documentDescribes or DESCRIBES) as the project when
+//     it has a purl.
+//
+// A component without a purl cannot be matched against advisories: it is
+// left out and counted in a warning. Result.Files has one entry for the
+// document; Result.Root is empty.
+
+// ReadSBOM reads a CycloneDX or SPDX JSON SBOM. The error wraps
+// ErrUnsupportedSBOM when the document is neither.
+func ReadSBOM(data []byte) (*Result, error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if isSPDXJSON(trimmed) {
+		return readSPDX(trimmed)
+	}
+	doc, err := Decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return doc.result(), nil
+}
+
+// ReadSBOMFile is ReadSBOM on a file; the Result's file is named after it.
+func ReadSBOMFile(path string) (*Result, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read sbom %q: %w", path, err)
+	}
+	res, err := ReadSBOM(b)
+	if err != nil {
+		return nil, fmt.Errorf("read sbom %q: %w", path, err)
+	}
+	for i := range res.Files {
+		res.Files[i].Path = path
+	}
+	for i := range res.Warnings {
+		res.Warnings[i].Path = path
+	}
+	return res, nil
+}
+
+// isSPDXJSON reports whether a JSON document has an "spdxVersion" member
+// before any "bomFormat" one.
+func isSPDXJSON(b []byte) bool {
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil {
+		return false
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case "spdxVersion":
+			return true
+		case "bomFormat":
+			return false
+		}
+		if err := dec.Decode(&skipValue{}); err != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// component converts one document component; ok is false without a usable
+// purl.
+func sbomComponent(p, group, name, version, typ string, locations, licenses []string) (sentinel.Component, bool) {
+	if p == "" {
+		return sentinel.Component{}, false
+	}
+	u, eco, _, err := purl.Resolve(p)
+	if err != nil && !errors.Is(err, purl.ErrUnsupported) {
+		return sentinel.Component{}, false
+	}
+	if group != "" {
+		sep := "/" // npm "@scope/name", Go and others path-like
+		if eco == "Maven" {
+			sep = ":"
+		}
+		name = group + sep + name
+	}
+	if name == "" {
+		name = u.Name
+	}
+	if version == "" {
+		version = u.Version
+	}
+	if typ == "" {
+		typ = "library"
+	}
+	return sentinel.Component{
+		Purl:      p,
+		Ecosystem: eco,
+		Name:      name,
+		Version:   version,
+		Type:      typ,
+		Locations: locations,
+		Licenses:  licenses,
+	}, true
+}
+
+// result converts a decoded CycloneDX document.
+func (d *Document) result() *Result {
+	deps := make(map[string][]string, len(d.Dependencies))
+	for _, dep := range d.Dependencies {
+		deps[dep.Ref] = append(deps[dep.Ref], dep.DependsOn...)
+	}
+	refToPurl := make(map[string]string, len(d.Components)+1)
+	for _, c := range d.Components {
+		if !c.NoPurl && c.BOMRef != "" {
+			refToPurl[c.BOMRef] = c.Purl
+		}
+	}
+	m := d.Metadata
+	if m.ComponentRef != "" && m.ComponentPurl != "" {
+		refToPurl[m.ComponentRef] = m.ComponentPurl
+	}
+	edges := func(ref string) []string {
+		var out []string
+		for _, r := range deps[ref] {
+			if p, ok := refToPurl[r]; ok {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	res := &Result{}
+	out := make([]sentinel.Component, 0, len(d.Components))
+	var projects []sentinel.Component
+	noPurl := 0
+	for _, c := range d.Components {
+		sc, ok := sbomComponent(c.Purl, c.Group, c.Name, c.Version, c.Type, c.Locations, c.Licenses)
+		if c.NoPurl || !ok {
+			noPurl++
+			continue
+		}
+		sc.DependsOn = edges(c.BOMRef)
+		sc.Properties = c.Properties
+		if c.Type == "application" && len(c.Locations) > 0 && isProjectManifest(path.Base(c.Locations[0])) {
+			// A project NewBOM wrote beside metadata.component.
+			sc.DependsOn = sortedUnique(sc.DependsOn)
+			if len(sc.DependsOn) == 0 {
+				sc.DependsOn = nil
+			}
+			projects = append(projects, sc)
+			continue
+		}
+		out = append(out, sc)
+	}
+	res.Components = mergeComponents(out)
+	if p, ok := sbomComponent(m.ComponentPurl, "", m.ComponentName, m.ComponentVersion, "application", []string{"sbom"}, m.ComponentLicenses); ok {
+		p.DependsOn = sortedUnique(edges(m.ComponentRef))
+		if len(p.DependsOn) == 0 {
+			p.DependsOn = nil
+		}
+		// A project that is also listed as a component is the project.
+		res.Components = slices.DeleteFunc(res.Components, func(c sentinel.Component) bool { return c.Purl == p.Purl })
+		res.Projects = []sentinel.Component{p}
+	}
+	res.Projects = append(res.Projects, projects...)
+	res.Files = []File{{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Packages: len(res.Components), Graph: len(d.Dependencies) > 0}}
+	if noPurl > 0 {
+		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion,
+			Reason: fmt.Sprintf("%d components without a purl are left out: they cannot be matched against advisories", noPurl)})
+	}
+	return res
+}
+
+// SPDX
+
+type spdxDoc struct {
+	SPDXVersion       string   `json:"spdxVersion"`
+	SPDXID            string   `json:"SPDXID"`
+	DocumentDescribes []string `json:"documentDescribes"`
+	Packages          []struct {
+		SPDXID           string `json:"SPDXID"`
+		Name             string `json:"name"`
+		VersionInfo      string `json:"versionInfo"`
+		LicenseConcluded string `json:"licenseConcluded"`
+		LicenseDeclared  string `json:"licenseDeclared"`
+		PrimaryPurpose   string `json:"primaryPackagePurpose"`
+		ExternalRefs     []struct {
+			Category string `json:"referenceCategory"`
+			Type     string `json:"referenceType"`
+			Locator  string `json:"referenceLocator"`
+		} `json:"externalRefs"`
+	} `json:"packages"`
+	Relationships []struct {
+		Element string `json:"spdxElementId"`
+		Type    string `json:"relationshipType"`
+		Related string `json:"relatedSpdxElement"`
+	} `json:"relationships"`
+}
+
+func readSPDX(data []byte) (*Result, error) {
+	var doc spdxDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, jsonError(err, "")
+	}
+	v := strings.TrimPrefix(doc.SPDXVersion, "SPDX-")
+	if v != "2.2" && v != "2.3" {
+		return nil, reject("unsupported SPDX version %q; SPDX 2.2 and 2.3 JSON are read", truncate(doc.SPDXVersion))
+	}
+	type pkg struct {
+		comp sentinel.Component
+		ok   bool
+	}
+	pkgs := make(map[string]pkg, len(doc.Packages))
+	noPurl := 0
+	for _, p := range doc.Packages {
+		var pu string
+		for _, r := range p.ExternalRefs {
+			cat := strings.ReplaceAll(r.Category, "_", "-")
+			if r.Type == "purl" && (cat == "PACKAGE-MANAGER" || cat == "PACKAGE_MANAGER") {
+				pu = r.Locator
+				break
+			}
+		}
+		var licenses []string
+		for _, l := range []string{p.LicenseDeclared, p.LicenseConcluded} {
+			if l != "" && l != "NOASSERTION" && l != "NONE" {
+				licenses = appendLicense(nil, l)
+				break
+			}
+		}
+		typ := "library"
+		if p.PrimaryPurpose == "APPLICATION" {
+			typ = "application"
+		}
+		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, nil, licenses)
+		if !ok {
+			noPurl++
+		}
+		pkgs[p.SPDXID] = pkg{c, ok}
+	}
+	described := slices.Clone(doc.DocumentDescribes)
+	edges := map[string][]string{}
+	for _, r := range doc.Relationships {
+		switch t := r.Type; {
+		case t == "DESCRIBES" && r.Element == doc.SPDXID:
+			described = append(described, r.Related)
+		case t == "DESCRIBED_BY" && r.Related == doc.SPDXID:
+			described = append(described, r.Element)
+		case t == "DEPENDS_ON":
+			edges[r.Element] = append(edges[r.Element], r.Related)
+		case strings.HasSuffix(t, "DEPENDENCY_OF"): // DEPENDENCY_OF, DEV_DEPENDENCY_OF, ...
+			edges[r.Related] = append(edges[r.Related], r.Element)
+		}
+	}
+	purlOf := func(id string) (string, bool) {
+		p, ok := pkgs[id]
+		return p.comp.Purl, ok && p.ok
+	}
+	res := &Result{}
+	var project *sentinel.Component
+	for _, id := range described {
+		if p, ok := pkgs[id]; ok && p.ok {
+			c := p.comp
+			c.Type = "application"
+			c.Locations = []string{"sbom"}
+			project = &c
+			break
+		}
+	}
+	var comps []sentinel.Component
+	for _, p := range doc.Packages {
+		k := pkgs[p.SPDXID]
+		if !k.ok || (project != nil && k.comp.Purl == project.Purl) {
+			continue
+		}
+		c := k.comp
+		for _, to := range edges[p.SPDXID] {
+			if pu, ok := purlOf(to); ok {
+				c.DependsOn = append(c.DependsOn, pu)
+			}
+		}
+		comps = append(comps, c)
+	}
+	res.Components = mergeComponents(comps)
+	if project != nil {
+		for _, id := range described {
+			for _, to := range edges[id] {
+				if pu, ok := purlOf(to); ok {
+					project.DependsOn = append(project.DependsOn, pu)
+				}
+			}
+		}
+		project.DependsOn = sortedUnique(project.DependsOn)
+		if len(project.DependsOn) == 0 {
+			project.DependsOn = nil
+		}
+		res.Projects = []sentinel.Component{*project}
+	}
+	res.Files = []File{{Path: "sbom", Extractor: "spdx-" + v, Packages: len(res.Components), Graph: len(edges) > 0}}
+	if noPurl > 0 {
+		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "spdx-" + v,
+			Reason: fmt.Sprintf("%d packages without a purl are left out: they cannot be matched against advisories", noPurl)})
+	}
+	return res, nil
+}

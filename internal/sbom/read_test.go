@@ -1,0 +1,167 @@
+package sbom_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+const sboms = "testdata/sboms"
+
+func mustReadSBOM(tb testing.TB, name string) *sbom.Result {
+	tb.Helper()
+	res, err := sbom.ReadSBOMFile(filepath.Join(sboms, name))
+	if err != nil {
+		tb.Fatalf("ReadSBOMFile(%s): %v", name, err)
+	}
+	return res
+}
+
+func purlSet(cs []sentinel.Component) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Purl)
+	}
+	return set(out)
+}
+
+// filePurls reads every purl a CycloneDX or SPDX JSON document gives its
+// components or packages, except the described one.
+func filePurls(tb testing.TB, name string) []string {
+	var doc struct {
+		Metadata struct {
+			Component struct{ Purl string } `json:"component"`
+		} `json:"metadata"`
+		Components []struct{ Purl string } `json:"components"`
+		Packages   []struct {
+			SPDXID       string
+			ExternalRefs []struct{ ReferenceType, ReferenceLocator string }
+		} `json:"packages"`
+		DocumentDescribes []string `json:"documentDescribes"`
+	}
+	mustJSON(tb, filepath.Join(sboms, name), &doc)
+	var out []string
+	for _, c := range doc.Components {
+		if c.Purl != "" && c.Purl != doc.Metadata.Component.Purl {
+			out = append(out, c.Purl)
+		}
+	}
+	for _, p := range doc.Packages {
+		if slices.Contains(doc.DocumentDescribes, p.SPDXID) {
+			continue
+		}
+		for _, r := range p.ExternalRefs {
+			if r.ReferenceType == "purl" {
+				out = append(out, r.ReferenceLocator)
+			}
+		}
+	}
+	return set(out)
+}
+
+// TestReadSBOMNpm: the SBOMs npm 11 writes for express's lockfile (CycloneDX
+// 1.5 and SPDX 2.3) read into the components, project and direct
+// dependencies that extracting the same lockfile gives.
+func TestReadSBOMNpm(t *testing.T) {
+	ext := mustExtract(t, filepath.Join(sboms, "express-tree"))
+	for _, name := range []string{"npm-11.19.1-express.cdx.json", "npm-11.19.1-express.spdx.json"} {
+		t.Run(name, func(t *testing.T) {
+			res := mustReadSBOM(t, name)
+			if diff := cmp.Diff(filePurls(t, name), purlSet(res.Components)); diff != "" {
+				t.Errorf("purls mismatch with the file's (-file +read):\n%s", diff)
+			}
+			if diff := cmp.Diff(nameVersions(ext.Components), nameVersions(res.Components)); diff != "" {
+				t.Errorf("components mismatch with extraction (-extracted +read):\n%s", diff)
+			}
+			main := ext.MainProject()
+			if len(res.Projects) == 0 || res.Projects[0].Purl != main.Purl {
+				t.Fatalf("projects = %+v, want %s", res.Projects, main.Purl)
+			}
+			if diff := cmp.Diff(main.DependsOn, res.Projects[0].DependsOn); diff != "" {
+				t.Errorf("direct dependencies mismatch (-extracted +read):\n%s", diff)
+			}
+			edges := 0
+			for _, c := range res.Components {
+				edges += len(c.DependsOn)
+			}
+			if edges < 100 {
+				t.Errorf("%d edges read, want the document's graph", edges)
+			}
+		})
+	}
+}
+
+// TestReadSBOMSyft: Syft v1.33.0's CycloneDX 1.6 and SPDX 2.3 documents of
+// a tree of three lockfile cases (ripgrep's Cargo.lock, retire.js's
+// package-lock.json, OSS-Fuzz's poetry.lock): every purl, Syft's locations,
+// the graph. Syft lists the same packages as extraction, plus the projects
+// that their lockfiles name.
+func TestReadSBOMSyft(t *testing.T) {
+	root := t.TempDir()
+	for _, c := range []string{"cargo-ripgrep", "npm-v3-retirejs-chrome", "poetry-ossfuzzvulns-infra"} {
+		copyDir(t, filepath.Join(lockfiles, c), filepath.Join(root, c))
+	}
+	ext := mustExtract(t, root)
+	extracted := map[string]bool{}
+	for _, c := range append(slices.Clone(ext.Components), ext.Projects...) {
+		extracted[c.Name+"@"+c.Version] = true
+	}
+	for _, name := range []string{"syft-1.33.0-tree.cdx.json", "syft-1.33.0-tree.spdx.json"} {
+		t.Run(name, func(t *testing.T) {
+			res := mustReadSBOM(t, name)
+			if diff := cmp.Diff(filePurls(t, name), purlSet(res.Components)); diff != "" {
+				t.Errorf("purls mismatch with the file's (-file +read):\n%s", diff)
+			}
+			for _, c := range res.Components {
+				if !extracted[c.Name+"@"+c.Version] {
+					t.Errorf("Syft lists %s, extraction does not", c.Purl)
+				}
+			}
+			edges := 0
+			for _, c := range res.Components {
+				edges += len(c.DependsOn)
+			}
+			if edges == 0 {
+				t.Error("no edges read")
+			}
+		})
+	}
+	// Syft's locations ("syft:location:0:path") are the components'.
+	res := mustReadSBOM(t, "syft-1.33.0-tree.cdx.json")
+	for _, c := range res.Components {
+		if len(c.Locations) == 0 {
+			t.Errorf("%s: no location", c.Purl)
+		}
+	}
+}
+
+func copyDir(tb testing.TB, from, to string) {
+	tb.Helper()
+	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		mustWrite(tb, filepath.Join(to, rel), mustRead(tb, p))
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestReadSBOMRejects: neither CycloneDX nor SPDX JSON, or an SPDX version
+// not read.
+func TestReadSBOMRejects(t *testing.T) {
+	for _, doc := range []string{`{"spdxVersion": "SPDX-2.1", "packages": []}`, `<bom/>`, `{"bomFormat": "other"}`, ``} {
+		if _, err := sbom.ReadSBOM([]byte(doc)); err == nil {
+			t.Errorf("ReadSBOM(%q) = nil error", doc)
+		}
+	}
+}
