@@ -31,16 +31,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/finding"
-	"github.com/sentinel-sca/sentinel/internal/httpapi"
 	"github.com/sentinel-sca/sentinel/internal/jobs"
 	"github.com/sentinel-sca/sentinel/internal/netguard"
 	"github.com/sentinel-sca/sentinel/internal/purl"
@@ -217,53 +214,6 @@ type CreateRequest struct {
 	Schedule    string `json:"schedule,omitempty" enum:"off,hourly,daily,weekly"`
 }
 
-// Routes are the scans API.
-func (s *Service) Routes() []httpapi.Route {
-	s.init()
-	create := func(path string) httpapi.Route {
-		return httpapi.Route{Method: "POST", Path: path, Scope: sentinel.ScopeScansWrite, Class: httpapi.ClassScan, Status: http.StatusCreated,
-			Summary: "Queue an external scan of a site (at the organization's 12 concurrent scans, waits up to 60 s for a slot, then 429 scan_capacity).",
-			Request: CreateRequest{}, Response: sentinel.Scan{}, Handler: s.create}
-	}
-	return []httpapi.Route{
-		create("/scans"),
-		create("/v1/scans"),
-		{Method: "GET", Path: "/v1/scans", Scope: sentinel.ScopeScansRead, Query: []string{"asset", "status", "limit", "cursor"},
-			Summary: "List the organization's scans, newest first.", Response: httpapi.ListResponse[sentinel.Scan]{}, Handler: s.list},
-		{Method: "GET", Path: "/v1/scans/{id}", Scope: sentinel.ScopeScansRead,
-			Summary: "One scan, with its detections and their evidence.", Response: sentinel.Scan{}, Handler: s.get},
-		{Method: "POST", Path: "/v1/scans/{id}/cancel", Scope: sentinel.ScopeScansWrite,
-			Summary: "Cancel a queued or running scan.", Response: sentinel.Scan{}, Handler: s.cancel},
-	}
-}
-
-func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
-	var req CreateRequest
-	if err := httpapi.DecodeJSON(r.Body, 16<<10, &req); err != nil {
-		return err
-	}
-	if req.Criticality != "" && !sentinel.ValidCriticality(req.Criticality) {
-		return sentinel.InvalidField("criticality", "criticality must be low, medium, high or critical")
-	}
-	if req.Schedule != "" && req.Schedule != sentinel.ScheduleOff && sentinel.ScheduleInterval(req.Schedule) == 0 {
-		return sentinel.InvalidField("schedule", "schedule must be off, hourly, daily or weekly")
-	}
-	p := httpapi.PrincipalFromContext(r.Context())
-	sc, err := s.Start(r.Context(), StartRequest{OrgID: p.OrgID, Target: req.Target, Criticality: req.Criticality,
-		Schedule: req.Schedule, Actor: httpapi.Actor(r), Wait: true})
-	if err != nil {
-		if sentinel.ErrorCode(err) == sentinel.ECAPACITY {
-			w.Header().Set("Retry-After", "30")
-			httpapi.SetRateLimitHeaders(w.Header(), s.Cap.Max, 0, 30*time.Second)
-		}
-		return err
-	}
-	inUse, _ := s.Cap.InUse(r.Context(), p.OrgID)
-	httpapi.SetRateLimitHeaders(w.Header(), s.Cap.Max, max(s.Cap.Max-inUse, 0), 0)
-	httpapi.WriteJSON(w, http.StatusCreated, sc)
-	return nil
-}
-
 // StartRequest asks for a scan.
 type StartRequest struct {
 	OrgID string
@@ -404,45 +354,6 @@ func (s *Service) eventData(sc *sentinel.Scan, extra map[string]any) map[string]
 		d[k] = v
 	}
 	return d
-}
-
-func (s *Service) list(w http.ResponseWriter, r *http.Request) error {
-	page, err := httpapi.PageFromQuery(r)
-	if err != nil {
-		return err
-	}
-	q := r.URL.Query()
-	f := sentinel.ScanFilter{OrgID: httpapi.PrincipalFromContext(r.Context()).OrgID, AssetID: q.Get("asset"), Status: q.Get("status"), Page: page}
-	switch f.Status {
-	case "", sentinel.ScanQueued, sentinel.ScanRunning, sentinel.ScanCompleted, sentinel.ScanFailed, sentinel.ScanCanceled:
-	default:
-		return sentinel.InvalidField("status", "status must be queued, running, completed, failed or canceled")
-	}
-	scans, next, err := s.DB.FindScans(r.Context(), f)
-	if err != nil {
-		return err
-	}
-	httpapi.WriteList(w, scans, next)
-	return nil
-}
-
-func (s *Service) get(w http.ResponseWriter, r *http.Request) error {
-	sc, err := s.DB.FindScan(r.Context(), httpapi.PrincipalFromContext(r.Context()).OrgID, r.PathValue("id"))
-	if err != nil {
-		return err
-	}
-	httpapi.WriteJSON(w, http.StatusOK, sc)
-	return nil
-}
-
-func (s *Service) cancel(w http.ResponseWriter, r *http.Request) error {
-	p := httpapi.PrincipalFromContext(r.Context())
-	sc, err := s.Cancel(r.Context(), p.OrgID, r.PathValue("id"), httpapi.Actor(r))
-	if err != nil {
-		return err
-	}
-	httpapi.WriteJSON(w, http.StatusOK, sc)
-	return nil
 }
 
 // Cancel cancels a queued or running scan: it is canceled at once in the
@@ -681,46 +592,4 @@ func (s *Service) finish(ctx context.Context, org *sentinel.Organization, asset 
 			"pages": stats.Pages, "assets": stats.Assets, "truncated": stats.Truncated, "duration_seconds": stats.Duration}))
 		return err
 	})
-}
-
-// ScheduleJob is the JobSchedule handler: it starts the scheduled scans
-// that are due. A site already being scanned, or an organization at its
-// cap, tries again in five minutes.
-func (s *Service) ScheduleJob(ctx context.Context, _ *sentinel.Job) error {
-	s.init()
-	now := s.DB.Now()
-	due, err := s.DB.DueAssets(ctx, now, 200)
-	if err != nil {
-		return err
-	}
-	for _, a := range due {
-		next := now.Add(sentinel.ScheduleInterval(a.Schedule))
-		if next.Equal(now) {
-			next = now.Add(24 * time.Hour)
-		}
-		var won bool
-		err := s.DB.Update(ctx, func(tx Tx) (err error) {
-			won, err = tx.ScheduleNextScan(ctx, a.ID, *a.NextScanAt, next)
-			return err
-		})
-		if err != nil || !won {
-			continue
-		}
-		_, err = s.Start(ctx, StartRequest{OrgID: a.OrgID, AssetID: a.ID, Actor: sentinel.Actor{KeyID: "scheduler"}, Scheduled: true})
-		switch sentinel.ErrorCode(err) {
-		case "":
-		case sentinel.ECAPACITY, sentinel.ECONFLICT:
-			retry := now.Add(5 * time.Minute)
-			_ = s.DB.Update(ctx, func(tx Tx) error { _, err := tx.ScheduleNextScan(ctx, a.ID, next, retry); return err })
-		default:
-			s.Logger.Warn("scans: scheduled scan not started", "asset", a.ID, "org", a.OrgID, "err", err)
-		}
-	}
-	return nil
-}
-
-// ParseLimit is a small helper for tests and tools: an integer or 0.
-func ParseLimit(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }

@@ -1,0 +1,117 @@
+package sbom
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/google/osv-scalibr/extractor"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+)
+
+// toComponent converts one scalibr package. Packages without a purl type
+// (none of the registered extractors produce them) are dropped, and so are
+// a go.mod replace's local directories ("../x" is not a module version).
+func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, bool) {
+	if c, ok := osComponent(p, loc); ok {
+		return c, true
+	}
+	pu := p.PURL()
+	if pu == nil || p.Name == "" {
+		return sentinel.Component{}, false
+	}
+	if pu.Type == "nuget" && p.Version == "" {
+		// A "Project" entry of packages.lock.json: a project reference
+		// inside the same solution, not a NuGet package.
+		return sentinel.Component{}, false
+	}
+	if pu.Type == "golang" && localPath(p.Name) {
+		return sentinel.Component{}, false
+	}
+	eco := p.Ecosystem().String()
+	var vcs string
+	if pu.Type == "git" && strings.HasPrefix(exName, "javascript/") {
+		// scalibr types an npm, yarn, pnpm or bun dependency fetched from
+		// a git repository "pkg:git/<name>"; it is still an npm package
+		// (its own package.json names it), from another source.
+		pu.Type, eco = "npm", "npm"
+		pu.Namespace, pu.Name = "", p.Name
+		if i := strings.LastIndexByte(p.Name, '/'); i >= 0 {
+			pu.Namespace, pu.Name = p.Name[:i], p.Name[i+1:]
+		}
+	}
+	if sc := p.SourceCode; sc != nil && sc.Commit != "" {
+		vcs = vcsURL(sc.Repo, sc.Commit)
+	}
+	if pu.Type == "npm" {
+		// scalibr adds ?source=PUBLIC_REGISTRY|LOCAL to package-lock
+		// packages only; the same package from yarn or pnpm has none. The
+		// purl is the component's identity across files and submissions,
+		// so the qualifier is dropped.
+		pu.Qualifiers = nil
+	}
+	ps := pu.String()
+	if vcs != "" {
+		ps = withVCS(ps, vcs)
+	}
+	return sentinel.Component{
+		Purl:      ps,
+		Ecosystem: eco,
+		Name:      p.Name,
+		Version:   p.Version,
+		Type:      "library",
+		Locations: []string{loc},
+		Licenses:  p.Licenses,
+	}, true
+}
+
+// localPath reports whether a Go module path is a local directory (the
+// target of a go.mod replace directive).
+func localPath(p string) bool {
+	return strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") ||
+		p == "." || p == ".." || (len(p) > 2 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
+}
+
+// mergeComponents deduplicates by purl (joining locations and dependency
+// edges) and sorts by purl.
+func mergeComponents(in []sentinel.Component) []sentinel.Component {
+	byPurl := make(map[string]int, len(in))
+	var out []sentinel.Component
+	for _, c := range in {
+		i, ok := byPurl[c.Purl]
+		if !ok {
+			byPurl[c.Purl] = len(out)
+			out = append(out, c)
+			continue
+		}
+		m := &out[i]
+		m.Locations = append(m.Locations, c.Locations...)
+		m.DependsOn = append(m.DependsOn, c.DependsOn...)
+		for _, l := range c.Licenses {
+			m.Licenses = appendLicense(m.Licenses, l)
+		}
+		for k, v := range c.Properties {
+			if m.Properties == nil {
+				m.Properties = map[string]string{}
+			}
+			if old, ok := m.Properties[k]; ok && k == PropGoMinimum {
+				v = maxGoVersion(old, v) // several modules: the strictest minimum
+			}
+			m.Properties[k] = v
+		}
+	}
+	for i := range out {
+		out[i].Locations = sortedUnique(out[i].Locations)
+		out[i].DependsOn = sortedUnique(out[i].DependsOn)
+		if len(out[i].DependsOn) == 0 {
+			out[i].DependsOn = nil
+		}
+	}
+	slices.SortFunc(out, func(a, b sentinel.Component) int { return strings.Compare(a.Purl, b.Purl) })
+	return out
+}
+
+func sortedUnique(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}

@@ -1,0 +1,428 @@
+package sbom
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"gopkg.in/yaml.v3"
+)
+
+// Lockfile readers of Rust, PHP, Python, Ruby, Elixir, .NET, Dart and Go
+// (see graph.go for what every reader gives).
+
+// Cargo
+
+// cargoLock is a parsed Cargo.lock.
+type cargoLock struct {
+	Package []struct {
+		Name         string   `toml:"name"`
+		Version      string   `toml:"version"`
+		Source       string   `toml:"source"`
+		Dependencies []string `toml:"dependencies"`
+	} `toml:"package"`
+}
+
+func parseCargoLock(data []byte) (*cargoLock, error) {
+	lock := new(cargoLock)
+	if _, err := toml.Decode(string(data), lock); err != nil {
+		return nil, err
+	}
+	return lock, nil
+}
+
+func cargoGraph(data []byte, lk *lockIndex) error {
+	lock, ok := lk.pre.(*cargoLock)
+	if !ok {
+		var err error
+		if lock, err = parseCargoLock(data); err != nil {
+			return err
+		}
+	}
+	for _, p := range lock.Package {
+		from, ok := lk.find(p.Name, p.Version)
+		if !ok {
+			continue
+		}
+		switch {
+		case p.Source == "":
+			lk.local[from] = true // the workspace's own crates
+		case strings.HasPrefix(p.Source, "git+"):
+			if v := cargoGitSource(p.Source); v != "" {
+				lk.setVCS(from, v)
+			}
+		}
+		for _, d := range p.Dependencies {
+			// "name", "name version" or "name version (source)".
+			f := strings.Fields(d)
+			var to int
+			switch {
+			case len(f) == 1:
+				to, ok = lk.find(f[0], "")
+			case len(f) >= 2:
+				to, ok = lk.find(f[0], f[1])
+			default:
+				ok = false
+			}
+			if ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// Composer
+
+func composerGraph(data []byte, lk *lockIndex) error {
+	type pkg struct {
+		Name    string            `json:"name"`
+		Version string            `json:"version"`
+		License json.RawMessage   `json:"license"`
+		Require map[string]string `json:"require"`
+	}
+	var lock struct {
+		Packages    []pkg `json:"packages"`
+		PackagesDev []pkg `json:"packages-dev"`
+	}
+	if err := json.Unmarshal(data, &lock); err != nil {
+		return err
+	}
+	for _, p := range append(lock.Packages, lock.PackagesDev...) {
+		from, ok := lk.find(p.Name, "")
+		if !ok {
+			continue
+		}
+		for _, l := range composerLicenses(p.License) {
+			lk.license(from, l)
+		}
+		for d := range p.Require {
+			if to, ok := lk.find(d, ""); ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// Poetry
+
+func poetryGraph(data []byte, lk *lockIndex) error {
+	var lock struct {
+		Package []struct {
+			Name         string                    `toml:"name"`
+			Version      string                    `toml:"version"`
+			Dependencies map[string]toml.Primitive `toml:"dependencies"`
+			Source       struct {
+				Type              string `toml:"type"`
+				URL               string `toml:"url"`
+				ResolvedReference string `toml:"resolved_reference"`
+			} `toml:"source"`
+		} `toml:"package"`
+	}
+	if _, err := toml.Decode(string(data), &lock); err != nil {
+		return err
+	}
+	for _, p := range lock.Package {
+		from, ok := lk.find(p.Name, p.Version)
+		if !ok {
+			continue
+		}
+		switch p.Source.Type {
+		case "git":
+			if v := vcsURL(p.Source.URL, p.Source.ResolvedReference); v != "" {
+				lk.setVCS(from, v)
+			}
+		case "directory", "file":
+			lk.local[from] = true
+		}
+		for d := range p.Dependencies {
+			if to, ok := lk.find(d, ""); ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// uv
+
+func uvGraph(data []byte, lk *lockIndex) error {
+	type dep struct {
+		Name    string `toml:"name"`
+		Version string `toml:"version"`
+	}
+	var lock struct {
+		Package []struct {
+			Name    string `toml:"name"`
+			Version string `toml:"version"`
+			Source  struct {
+				Registry  string `toml:"registry"`
+				Git       string `toml:"git"`
+				Virtual   string `toml:"virtual"`
+				Editable  string `toml:"editable"`
+				Directory string `toml:"directory"`
+			} `toml:"source"`
+			Dependencies         []dep            `toml:"dependencies"`
+			OptionalDependencies map[string][]dep `toml:"optional-dependencies"`
+			DevDependencies      map[string][]dep `toml:"dev-dependencies"`
+		} `toml:"package"`
+	}
+	if _, err := toml.Decode(string(data), &lock); err != nil {
+		return err
+	}
+	for _, p := range lock.Package {
+		from, ok := lk.find(p.Name, p.Version)
+		if !ok {
+			continue
+		}
+		switch s := p.Source; {
+		case s.Git != "":
+			if v := cargoGitSource(s.Git); v != "" {
+				lk.setVCS(from, v)
+			}
+		case s.Virtual != "" || s.Editable != "" || s.Directory != "":
+			lk.local[from] = true
+		}
+		deps := p.Dependencies
+		for _, g := range p.OptionalDependencies {
+			deps = append(deps, g...)
+		}
+		for _, g := range p.DevDependencies {
+			deps = append(deps, g...)
+		}
+		for _, d := range deps {
+			if to, ok := lk.find(d.Name, d.Version); ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// Bundler
+
+// gemSpec is "    name (version)" in a specs block; gemDep "      name (constraints)".
+var (
+	gemSpec = regexp.MustCompile(`^    ([^ ]+) \(([^)]+)\)$`)
+	gemDep  = regexp.MustCompile(`^      ([^ ]+)(?: \(.*\))?$`)
+	gemRoot = regexp.MustCompile(`^  ([^ !]+)!?(?: \(.*\))?$`)
+)
+
+func gemGraph(data []byte, lk *lockIndex) error {
+	type spec struct {
+		name, version string
+		deps          []string
+	}
+	var specs []spec
+	var section, remote, revision string
+	var inDeps bool
+	findGem := func(name, version string) (int, bool) {
+		if i, ok := lk.find(name, version); ok {
+			return i, true
+		}
+		// "nokogiri (1.15.4-x86_64-linux)": the platform is not part of
+		// the version scalibr reports.
+		if v, _, cut := strings.Cut(version, "-"); cut {
+			if i, ok := lk.find(name, v); ok {
+				return i, true
+			}
+		}
+		return lk.find(name, "")
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if line != "" && line[0] != ' ' {
+			section, remote, revision, inDeps = line, "", "", false
+			continue
+		}
+		switch section {
+		case "GEM", "GIT", "PATH", "PLUGIN SOURCE":
+			if r, ok := strings.CutPrefix(line, "  remote: "); ok {
+				remote = r
+				continue
+			}
+			if r, ok := strings.CutPrefix(line, "  revision: "); ok {
+				revision = r
+				continue
+			}
+			if m := gemSpec.FindStringSubmatch(line); m != nil {
+				specs = append(specs, spec{name: m[1], version: m[2]})
+				if i, ok := findGem(m[1], m[2]); ok {
+					switch section {
+					case "GIT":
+						lk.setVCS(i, vcsURL(remote, revision))
+					case "PATH":
+						lk.local[i] = true
+					}
+				}
+				inDeps = true
+				continue
+			}
+			if m := gemDep.FindStringSubmatch(line); m != nil && inDeps && len(specs) > 0 {
+				s := &specs[len(specs)-1]
+				s.deps = append(s.deps, m[1])
+			}
+		case "DEPENDENCIES":
+			if m := gemRoot.FindStringSubmatch(line); m != nil {
+				if i, ok := lk.find(m[1], ""); ok {
+					lk.root("", i)
+				}
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	for _, s := range specs {
+		from, ok := findGem(s.name, s.version)
+		if !ok {
+			continue
+		}
+		for _, d := range s.deps {
+			if to, ok := lk.find(d, ""); ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// Mix
+
+// mixEntry is one line of mix.lock: `"name": {:hex, :name, "version", ...,
+// [deps...], ...}` or `"name": {:git, "url", "commit", [...]}`.
+var (
+	mixHex     = regexp.MustCompile(`^\s*"([^"]+)":\s*\{:hex,\s*:"?([a-zA-Z0-9_]+)"?,\s*"([^"]+)",\s*"[^"]*",\s*\[[^\]]*\],\s*\[(.*)\],\s*"`)
+	mixGit     = regexp.MustCompile(`^\s*"([^"]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]+)"`)
+	mixDepAtom = regexp.MustCompile(`\{:([a-zA-Z0-9_]+),`)
+)
+
+func mixGraph(data []byte, lk *lockIndex) error {
+	type entry struct {
+		name, version string
+		deps          []string
+	}
+	var entries []entry
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := mixHex.FindStringSubmatch(line); m != nil {
+			e := entry{name: m[1], version: m[3]}
+			for _, d := range mixDepAtom.FindAllStringSubmatch(m[4], -1) {
+				e.deps = append(e.deps, d[1])
+			}
+			entries = append(entries, e)
+			continue
+		}
+		if m := mixGit.FindStringSubmatch(line); m != nil {
+			if i, ok := lk.find(m[1], ""); ok {
+				lk.setVCS(i, vcsURL(m[2], m[3]))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	for _, e := range entries {
+		from, ok := lk.find(e.name, e.version)
+		if !ok {
+			continue
+		}
+		for _, d := range e.deps {
+			if to, ok := lk.find(d, ""); ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// NuGet
+
+func nugetGraph(data []byte, lk *lockIndex) error {
+	var lock struct {
+		Dependencies map[string]map[string]struct {
+			Type         string            `json:"type"`
+			Resolved     string            `json:"resolved"`
+			Dependencies map[string]string `json:"dependencies"`
+		} `json:"dependencies"`
+	}
+	if err := json.Unmarshal(trimBOM(data), &lock); err != nil {
+		return err
+	}
+	for _, pkgs := range lock.Dependencies {
+		resolved := make(map[string]string, len(pkgs))
+		for name, p := range pkgs {
+			resolved[strings.ToLower(name)] = p.Resolved
+		}
+		for name, p := range pkgs {
+			if p.Resolved == "" {
+				continue // a project reference, not a package
+			}
+			from, ok := lk.find(name, p.Resolved)
+			if !ok {
+				continue
+			}
+			if p.Type == "Direct" {
+				lk.root("", from)
+			}
+			for d := range p.Dependencies {
+				v := resolved[strings.ToLower(d)]
+				if v == "" {
+					continue
+				}
+				if to, ok := lk.find(d, v); ok {
+					lk.edge(from, to)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Pub
+
+func pubRoots(data []byte, lk *lockIndex) error {
+	var lock struct {
+		Packages map[string]struct {
+			Dependency string `yaml:"dependency"`
+			Version    string `yaml:"version"`
+		} `yaml:"packages"`
+	}
+	if err := yaml.Unmarshal(data, &lock); err != nil {
+		return err
+	}
+	for name, p := range lock.Packages {
+		if strings.HasPrefix(p.Dependency, "direct") {
+			if i, ok := lk.find(name, p.Version); ok {
+				lk.root("", i)
+			}
+		}
+	}
+	return nil
+}
+
+// Go
+
+func goRoots(data []byte, lk *lockIndex) error {
+	f, err := parseGoMod("go.mod", data)
+	if err != nil {
+		return err
+	}
+	for _, r := range f.Require {
+		if r.Indirect {
+			continue
+		}
+		if i, ok := lk.find(r.Mod.Path, strings.TrimPrefix(r.Mod.Version, "v")); ok {
+			lk.root("", i)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,447 @@
+package sbom
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Lockfile readers of npm and yarn (see graph.go for what every reader
+// gives).
+
+// npm
+
+type npmLock struct {
+	Packages     map[string]npmEntry `json:"packages"`
+	Dependencies map[string]npmV1Dep `json:"dependencies"`
+}
+
+type npmEntry struct {
+	Name                 string            `json:"name"`
+	Version              string            `json:"version"`
+	Link                 bool              `json:"link"`
+	Resolved             string            `json:"resolved"`
+	License              json.RawMessage   `json:"license"`
+	Dependencies         map[string]string `json:"dependencies"`
+	DevDependencies      map[string]string `json:"devDependencies"`
+	OptionalDependencies map[string]string `json:"optionalDependencies"`
+	PeerDependencies     map[string]string `json:"peerDependencies"`
+}
+
+type npmV1Dep struct {
+	Version      string              `json:"version"`
+	Resolved     string              `json:"resolved"`
+	Requires     map[string]string   `json:"requires"`
+	Dependencies map[string]npmV1Dep `json:"dependencies"`
+}
+
+// npmGitResolved reads a package-lock "resolved" of a git dependency
+// ("git+ssh://git@github.com/x/y.git#<commit>") into a vcs_url value.
+func npmGitResolved(resolved string) string {
+	if !strings.HasPrefix(resolved, "git+") && !strings.HasPrefix(resolved, "git://") {
+		return ""
+	}
+	repo, commit, _ := strings.Cut(resolved, "#")
+	return vcsURL(repo, commit)
+}
+
+func npmGraph(data []byte, lk *lockIndex) error {
+	lock, ok := lk.pre.(*npmLock)
+	if !ok {
+		lock = new(npmLock)
+		if err := json.Unmarshal(data, lock); err != nil {
+			return err
+		}
+	}
+	// Flatten both layouts to install paths ("node_modules/a/node_modules/b").
+	type node struct {
+		name, version, resolved string
+		deps                    []string
+		license                 json.RawMessage
+		link                    bool
+	}
+	nodes := map[string]node{}
+	if len(lock.Packages) > 0 {
+		for key, e := range lock.Packages {
+			if e.Link {
+				continue
+			}
+			name := e.Name
+			if i := strings.LastIndex(key, "node_modules/"); i >= 0 && name == "" {
+				name = key[i+len("node_modules/"):]
+			}
+			var deps []string
+			for _, m := range []map[string]string{e.Dependencies, e.OptionalDependencies, e.PeerDependencies} {
+				for d := range m {
+					deps = append(deps, d)
+				}
+			}
+			if !strings.Contains(key, "node_modules/") {
+				// The root ("") and workspace folders: their devDependencies
+				// are installed too.
+				for d := range e.DevDependencies {
+					deps = append(deps, d)
+				}
+			}
+			nodes[key] = node{name: name, version: e.Version, resolved: e.Resolved, deps: deps, license: e.License}
+		}
+		// Links point to a workspace folder that holds the real entry.
+		for key, e := range lock.Packages {
+			if e.Link && e.Resolved != "" {
+				if n, ok := nodes[e.Resolved]; ok {
+					n.link = true
+					nodes[key] = n
+				}
+			}
+		}
+	} else {
+		var walk func(prefix string, deps map[string]npmV1Dep)
+		walk = func(prefix string, deps map[string]npmV1Dep) {
+			for name, d := range deps {
+				key := prefix + "node_modules/" + name
+				var req []string
+				for r := range d.Requires {
+					req = append(req, r)
+				}
+				nodes[key] = node{name: name, version: d.Version, resolved: d.Resolved, deps: req}
+				walk(key+"/", d.Dependencies)
+			}
+		}
+		walk("", lock.Dependencies)
+	}
+	for key, n := range nodes {
+		workspace := !strings.Contains(key, "node_modules/")
+		from, ok := lk.find(n.name, n.version)
+		if ok && !n.link {
+			if workspace && key != "" {
+				lk.local[from] = true
+			}
+			if v := npmGitResolved(n.resolved); v != "" {
+				lk.setVCS(from, v)
+			}
+			for _, l := range npmLicenses(n.license) {
+				lk.license(from, l)
+			}
+		}
+		for _, d := range n.deps {
+			target, found := npmResolve(nodes, key, d)
+			if !found {
+				continue
+			}
+			t := nodes[target]
+			to, found := lk.find(t.name, t.version)
+			if !found {
+				continue
+			}
+			if workspace && !n.link {
+				lk.root(key, to)
+			}
+			if ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// npmResolve finds the install path that package dep resolves to when
+// required from the package installed at key: the nearest node_modules/dep
+// walking up the directory tree, as Node's require does.
+func npmResolve[N any](nodes map[string]N, key, dep string) (string, bool) {
+	dir := key
+	for {
+		cand := "node_modules/" + dep
+		if dir != "" {
+			cand = dir + "/" + cand
+		}
+		if _, ok := nodes[cand]; ok {
+			return cand, true
+		}
+		if dir == "" {
+			return "", false
+		}
+		// Up one package: drop "/node_modules/<name>" or "/node_modules/@s/<name>".
+		i := strings.LastIndex(dir, "node_modules/")
+		if i < 0 {
+			dir = "" // a workspace folder: its parent is the root
+			continue
+		}
+		dir = strings.TrimSuffix(dir[:i], "/")
+	}
+}
+
+// yarn
+
+// yarnEntry is one resolved package of a yarn.lock, under every descriptor
+// ("name@range") that resolves to it.
+type yarnEntry struct {
+	descriptors []string
+	version     string
+	resolution  string // berry "resolution", or v1 "resolved"
+	deps        map[string]string
+}
+
+// yarnName is the package name of a descriptor: "@scope/name@npm:^1.0" ->
+// "@scope/name".
+func yarnName(desc string) string {
+	at := strings.Index(desc[1:], "@")
+	if at < 0 {
+		return desc
+	}
+	return desc[:at+1]
+}
+
+// yarnLock is a parsed yarn.lock of either layout.
+type yarnLock struct {
+	entries []yarnEntry
+	berry   bool
+}
+
+// parseYarnLock reads a yarn.lock: berry (YAML, with __metadata) or v1.
+func parseYarnLock(data []byte) (*yarnLock, error) {
+	if !bytes.Contains(data, []byte("\n__metadata:")) && !bytes.HasPrefix(data, []byte("__metadata:")) {
+		entries, err := parseYarnV1(data)
+		if err != nil {
+			return nil, err
+		}
+		return &yarnLock{entries: entries}, nil
+	}
+	var doc map[string]struct {
+		Version              string            `yaml:"version"`
+		Resolution           string            `yaml:"resolution"`
+		Dependencies         map[string]string `yaml:"dependencies"`
+		OptionalDependencies map[string]string `yaml:"optionalDependencies"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	y := &yarnLock{berry: true}
+	for _, key := range slices.Sorted(maps.Keys(doc)) {
+		e := doc[key]
+		if key == "__metadata" {
+			continue
+		}
+		ye := yarnEntry{version: e.Version, resolution: e.Resolution, deps: map[string]string{}}
+		for _, d := range strings.Split(key, ",") {
+			ye.descriptors = append(ye.descriptors, strings.TrimSpace(d))
+		}
+		for _, m := range []map[string]string{e.Dependencies, e.OptionalDependencies} {
+			for k, v := range m {
+				ye.deps[k] = v
+			}
+		}
+		y.entries = append(y.entries, ye)
+	}
+	return y, nil
+}
+
+func yarnGraph(data []byte, lk *lockIndex) error {
+	y, ok := lk.pre.(*yarnLock)
+	if !ok {
+		var err error
+		if y, err = parseYarnLock(data); err != nil {
+			return err
+		}
+	}
+	entries, berry := y.entries, y.berry
+	byDesc := map[string]int{}
+	for i, e := range entries {
+		for _, d := range e.descriptors {
+			byDesc[strings.Trim(d, `"`)] = i
+		}
+	}
+	target := func(name, rng string) (int, bool) {
+		for _, d := range []string{name + "@" + rng, name + "@npm:" + rng} {
+			if i, ok := byDesc[d]; ok {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	if !berry {
+		// v1 lists no root: the package.json beside it declares the
+		// direct dependencies, each a descriptor of one entry.
+		var m struct {
+			Dependencies         map[string]string `json:"dependencies"`
+			DevDependencies      map[string]string `json:"devDependencies"`
+			OptionalDependencies map[string]string `json:"optionalDependencies"`
+		}
+		if b := lk.sibling("package.json"); b != nil && json.Unmarshal(trimBOM(b), &m) == nil {
+			for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
+				for n, r := range deps {
+					if ti, ok := target(n, r); ok {
+						if to, ok := lk.find(n, entries[ti].version); ok {
+							lk.root("", to)
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, e := range entries {
+		if len(e.descriptors) == 0 {
+			continue
+		}
+		name := yarnName(strings.Trim(e.descriptors[0], `"`))
+		workspace := berry && strings.Contains(e.resolution, "@workspace:")
+		from, ok := lk.find(name, e.version)
+		if ok {
+			if workspace {
+				lk.local[from] = true
+			} else if v := yarnGitSource(e.resolution); v != "" {
+				lk.setVCS(from, v)
+			}
+		}
+		for dn, dr := range e.deps {
+			ti, found := target(dn, dr)
+			if !found {
+				continue
+			}
+			t := entries[ti]
+			to, found := lk.find(dn, t.version)
+			if !found {
+				continue
+			}
+			if workspace {
+				_, ws, _ := strings.Cut(e.resolution, "@workspace:")
+				lk.root(ws, to)
+			}
+			if ok {
+				lk.edge(from, to)
+			}
+		}
+	}
+	return nil
+}
+
+// yarnGitSource reads a yarn resolution of a git dependency into a vcs_url
+// value (yarnGitParts).
+func yarnGitSource(res string) string {
+	repo, commit, ok := yarnGitParts(res)
+	if !ok {
+		return ""
+	}
+	return vcsURL(repo, commit)
+}
+
+// yarnGitParts reads a yarn (or pnpm) resolution of a git dependency into
+// its repository and commit: berry "name@https://github.com/x/y.git#commit=
+// <sha>", v1 "git+https://github.com/x/y.git#<sha>", a codeload tarball
+// "https://codeload.github.com/x/y/tar.gz/<sha>" or a GitLab archive
+// ".../repository/archive.tar.gz?ref=<sha>". ok is false for a registry
+// package.
+func yarnGitParts(res string) (repo, commit string, ok bool) {
+	// berry writes "<name>@<source>": drop the name, whose "@" comes
+	// before any "://" (a scope's leading "@" is not the separator).
+	if at := strings.Index(res[min(1, len(res)):], "@") + 1; at > 0 {
+		if scheme := strings.Index(res, "://"); scheme < 0 || at < scheme {
+			if rest := res[at+1:]; strings.Contains(rest, "://") || strings.HasPrefix(rest, "git@") {
+				res = rest
+			}
+		}
+	}
+	switch {
+	case strings.HasPrefix(res, "https://codeload.github.com/"):
+		parts := strings.Split(strings.TrimPrefix(res, "https://codeload.github.com/"), "/")
+		if len(parts) == 4 && parts[2] == "tar.gz" {
+			return "https://github.com/" + parts[0] + "/" + parts[1], parts[3], true
+		}
+	case strings.HasPrefix(res, "https://gitlab.com/") && strings.Contains(res, "/repository/archive.tar.gz?ref="):
+		r, ref, _ := strings.Cut(res, "/repository/archive.tar.gz?ref=")
+		if isCommit(ref) {
+			return r, ref, true
+		}
+	case strings.HasPrefix(res, "git+") || strings.HasPrefix(res, "git://") || strings.HasPrefix(res, "git@") ||
+		((strings.HasPrefix(res, "https://") || strings.HasPrefix(res, "ssh://")) && commitFragment.MatchString(res) && !registryTarball(res)) ||
+		(strings.HasPrefix(res, "https://") && strings.Contains(res, ".git#")):
+		repo, frag, _ := strings.Cut(res, "#")
+		commit := frag
+		for _, kv := range strings.Split(frag, "&") {
+			if v, ok := strings.CutPrefix(kv, "commit="); ok {
+				commit = v
+			}
+		}
+		if strings.Contains(commit, "=") {
+			commit = "" // a branch or tag selector, not a commit
+		}
+		return repo, commit, repo != ""
+	}
+	return "", "", false
+}
+
+// commitFragment is a git commit as a URL's fragment.
+var commitFragment = regexp.MustCompile(`#[0-9a-f]{7,40}$`)
+
+// registryTarball reports whether a resolved address is a registry's
+// tarball ("https://registry.yarnpkg.com/d3/-/d3-7.9.0.tgz#<sha1>"), whose
+// fragment is the tarball's checksum, not a commit.
+func registryTarball(res string) bool {
+	p, _, _ := strings.Cut(res, "#")
+	return strings.Contains(p, "/-/") || strings.HasSuffix(p, ".tgz") || strings.HasSuffix(p, ".tar.gz")
+}
+
+// parseYarnV1 reads a yarn v1 lockfile: blocks of `descriptors:` followed
+// by indented `key value` lines and `dependencies:` sub-blocks.
+func parseYarnV1(data []byte) ([]yarnEntry, error) {
+	var out []yarnEntry
+	var cur *yarnEntry
+	var sub string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	unq := func(s string) string { return strings.Trim(strings.TrimSpace(s), `"`) }
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		text := strings.TrimSpace(line)
+		switch {
+		case indent == 0:
+			if !strings.HasSuffix(text, ":") {
+				return nil, fmt.Errorf("yarn.lock: unexpected line %q", line)
+			}
+			out = append(out, yarnEntry{deps: map[string]string{}})
+			cur = &out[len(out)-1]
+			sub = ""
+			for _, d := range strings.Split(strings.TrimSuffix(text, ":"), ",") {
+				cur.descriptors = append(cur.descriptors, unq(d))
+			}
+		case cur == nil:
+			return nil, fmt.Errorf("yarn.lock: indented line before any entry")
+		case indent == 2:
+			sub = ""
+			if strings.HasSuffix(text, ":") {
+				sub = strings.TrimSuffix(text, ":")
+				continue
+			}
+			k, v, _ := strings.Cut(text, " ")
+			switch k {
+			case "version":
+				cur.version = unq(v)
+			case "resolved":
+				cur.resolution = unq(v)
+			}
+		case indent >= 4 && (sub == "dependencies" || sub == "optionalDependencies"):
+			var k, v string
+			if strings.HasPrefix(text, `"`) {
+				end := strings.Index(text[1:], `"`)
+				if end < 0 {
+					continue
+				}
+				k, v = text[1:end+1], text[end+2:]
+			} else {
+				k, v, _ = strings.Cut(text, " ")
+			}
+			cur.deps[k] = unq(v)
+		}
+	}
+	return out, sc.Err()
+}

@@ -1,0 +1,64 @@
+package sbom
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// progress prints throttled progress lines.
+type progress struct {
+	w        io.Writer
+	interval time.Duration
+	mu       sync.Mutex
+	last     time.Time
+	walkedN  int
+	files    int
+	comps    int
+}
+
+func newProgress(w io.Writer, interval time.Duration) *progress {
+	if interval <= 0 {
+		interval = time.Second
+	}
+	return &progress{w: w, interval: interval, last: time.Now()}
+}
+
+func (p *progress) walked() {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.walkedN++
+	p.maybePrintLocked()
+}
+
+func (p *progress) fileDone(comps int) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.files++
+	p.comps += comps
+	p.maybePrintLocked()
+}
+
+func (p *progress) maybePrintLocked() {
+	if now := time.Now(); now.Sub(p.last) >= p.interval {
+		p.last = now
+		fmt.Fprintf(p.w, "sbom: %d files walked, %d lockfiles read, %d packages\n", p.walkedN, p.files, p.comps)
+	}
+}
+
+func (p *progress) finish(r *Result) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d lockfiles read, %d components, %d files skipped with errors\n",
+		r.Walked, len(r.Files), len(r.Components), len(r.Errors))
+}
