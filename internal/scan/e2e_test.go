@@ -68,10 +68,17 @@ func TestScan_WordPress(t *testing.T) {
 		{name: "jQuery UI", versions: []string{"1.13.2"}, purl: "pkg:npm/jquery-ui@1.13.2"},
 		{name: "Lodash", versions: []string{"4.17.21"}, purl: "pkg:npm/lodash@4.17.21", kinds: []string{sentinel.EvidenceHash}},
 		{name: "Moment.js", versions: []string{"2.29.4"}, purl: "pkg:npm/moment@2.29.4"},
-		{name: "WordPress plugin contact-form-7", versions: []string{""}, kinds: []string{sentinel.EvidencePath}},
+		{name: "WordPress plugin contact-form-7", versions: []string{""}, kinds: []string{sentinel.EvidencePath, sentinel.EvidenceFingerprint}},
 		{name: "WordPress theme twentytwentythree", versions: []string{""}},
 		{name: "PHP", versions: []string{"8.2.7"}, purl: "pkg:bitnami/php@8.2.7", kinds: []string{sentinel.EvidenceHeader}},
 	})
+	// The fingerprint rule for the plugin and its directory are one
+	// detection, not two names for one plugin.
+	for _, d := range res.Detections {
+		if d.Name == "Contact Form 7" {
+			t.Errorf("the plugin is reported twice: %q beside \"WordPress plugin contact-form-7\"", d.Name)
+		}
+	}
 	if d := find(res, "WordPress", "6.1.9"); d != nil && d.Confidence != sentinel.ConfidenceGenerator {
 		t.Errorf("WordPress confidence %d, want %d (generator)", d.Confidence, sentinel.ConfidenceGenerator)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"regexp"
 	"regexp/syntax"
 	"sort"
 	"strings"
@@ -59,6 +60,40 @@ var wappalyzerKeys = map[string]productKey{
 	"PHP": "php", "Node.js": "node", "Express": "express", "Microsoft ASP.NET": "aspnet", "IIS": "iis",
 	"OpenSSL": "openssl", "Java": "java", "Laravel": "laravel", "CodeIgniter": "codeigniter",
 	"Django": "django", "LiteSpeed": "tech:LiteSpeed", "Lighttpd": "lighttpd", "Caddy": "caddy",
+}
+
+// wpExtension finds a WordPress plugin or theme directory in a rule's
+// pattern ("/wp-content/plugins/contact-form-7/", with or without escaped
+// slashes).
+var wpExtension = regexp.MustCompile(`wp-content\\?/(plugins|themes)\\?/([a-z0-9_.-]+?)\\?/`)
+
+// wordpressKey gives a WordPress extension's rule the key the path signal
+// uses ("wp-plugin:<slug>", "wp-theme:<slug>"), so that the rule's evidence
+// and the plugin directory's are one detection, not "Contact Form 7" beside
+// "WordPress plugin contact-form-7". A rule that names no directory, or
+// several (a free and a pro edition), keeps its own name.
+func wordpressKey(f *wappalyzer.Fingerprint) productKey {
+	var pats []string
+	pats = append(pats, f.ScriptSrc...)
+	pats = append(pats, f.HTML...)
+	pats = append(pats, f.CSS...)
+	for sel := range f.Dom {
+		pats = append(pats, sel)
+	}
+	var key productKey
+	for _, p := range pats {
+		for _, m := range wpExtension.FindAllStringSubmatch(p, -1) {
+			k := productKey("wp-plugin:" + m[2])
+			if m[1] == "themes" {
+				k = productKey("wp-theme:" + m[2])
+			}
+			if key != "" && key != k {
+				return ""
+			}
+			key = k
+		}
+	}
+	return key
 }
 
 type appRule struct {
@@ -200,6 +235,9 @@ func compileRules() (*ruleSet, error) {
 			headers: map[string]*wappalyzer.ParsedPattern{},
 			cookies: map[string]*wappalyzer.ParsedPattern{},
 			meta:    map[string][]*wappalyzer.ParsedPattern{},
+		}
+		if a.key == "" {
+			a.key = wordpressKey(f)
 		}
 		if a.key == "" {
 			a.key = productKey("tech:" + name)

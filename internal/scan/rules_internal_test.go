@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	wappalyzer "github.com/projectdiscovery/wappalyzergo"
 )
 
 func BenchmarkRulesMatch(b *testing.B) {
@@ -37,6 +39,33 @@ func TestRequiredLiterals(t *testing.T) {
 		got := requiredLiterals(rule, 2)
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("requiredLiterals(%q) = %q, want %q", rule, got, want)
+		}
+	}
+}
+
+func TestWordPressKey(t *testing.T) {
+	for _, tc := range []struct {
+		f    wappalyzer.Fingerprint
+		want productKey
+	}{
+		{wappalyzer.Fingerprint{ScriptSrc: []string{`/wp-content/plugins/contact-form-7/.+\.js(?:\?ver=(\d+(?:\.\d+)+))?\;version:\1`}}, "wp-plugin:contact-form-7"},
+		{wappalyzer.Fingerprint{HTML: []string{`<link[^>]+wp-content\/themes\/astra\/`}}, "wp-theme:astra"},
+		{wappalyzer.Fingerprint{Dom: map[string]map[string]any{"link[href*='/wp-content/plugins/woocommerce/']": nil}}, "wp-plugin:woocommerce"},
+		// A free and a pro edition: no single directory, the rule keeps its name.
+		{wappalyzer.Fingerprint{ScriptSrc: []string{`/wp-content/themes/phlox/`, `/wp-content/themes/phlox-pro/`}}, ""},
+		{wappalyzer.Fingerprint{ScriptSrc: []string{`jquery[.-]([\d.]*\d)[^/]*\.js\;version:\1`}}, ""},
+	} {
+		if got := wordpressKey(&tc.f); got != tc.want {
+			t.Errorf("wordpressKey(%+v) = %q, want %q", tc.f, got, tc.want)
+		}
+	}
+	rs, err := loadRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range rs.apps {
+		if a.name == "Contact Form 7" && a.key != "wp-plugin:contact-form-7" {
+			t.Errorf("Contact Form 7's rule has key %q", a.key)
 		}
 	}
 }
