@@ -155,9 +155,16 @@ func TestScan_PhpMyAdmin(t *testing.T) {
 		{name: "jQuery", versions: []string{upstream(t, "libjs-jquery")}, kinds: []string{sentinel.EvidenceHash}},
 		{name: "jQuery UI", versions: []string{upstream(t, "libjs-jquery-ui")}, kinds: []string{sentinel.EvidenceHash}},
 		{name: "PHP", versions: []string{php}, purl: "pkg:bitnami/php@" + php},
+		// Debian's own builds, linked into phpMyAdmin: versions from code.
+		{name: "CodeMirror", versions: []string{upstream(t, "libjs-codemirror")}, purl: "pkg:npm/codemirror@" + upstream(t, "libjs-codemirror")},
+		{name: "jQuery Timepicker Addon", versions: []string{upstream(t, "libjs-jquery-timepicker")}},
 	}
 	if upstream(t, "phpmyadmin") == "5.2.1" {
-		ws = append(ws, want{name: "Bootstrap", versions: []string{"5.1.3"}, purl: "pkg:npm/bootstrap@5.1.3", kinds: []string{sentinel.EvidenceHash, sentinel.EvidenceFingerprint}})
+		ws = append(ws, want{name: "Bootstrap", versions: []string{"5.1.3"}, purl: "pkg:npm/bootstrap@5.1.3", kinds: []string{sentinel.EvidenceHash, sentinel.EvidenceFingerprint}},
+			// phpMyAdmin's own bundled copies.
+			want{name: "jQuery Validation", versions: []string{"1.19.5"}},
+			want{name: "jQuery Migrate", versions: []string{"3.4.0"}},
+			want{name: "JavaScript Cookie", versions: []string{"2.2.1"}})
 	}
 	checkDetections(t, res, ws)
 }

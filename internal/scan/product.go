@@ -39,6 +39,7 @@ var npmDisplay = map[string]string{
 	"axios": "Axios", "swiper": "Swiper", "datatables.net": "DataTables",
 	"marked": "Marked", "highlight.js": "Highlight.js", "tinymce": "TinyMCE",
 	"prototype": "Prototype", "jquery-mobile": "jQuery Mobile", "js-cookie": "JavaScript Cookie",
+	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon",
 }
 
 var npmCategory = map[string]string{

@@ -139,6 +139,8 @@ var rules = []rule{
 	code("d3", "version", `version\s?[:=]\s?["']`+ver+`["']`, `^d3(\.v\d)?(\.min)?\.js$`),
 	code("react", "version", `version\s?=\s?["']`+ver+`["']`, `^react\.(development|production\.min)\.js$`),
 	code("react-dom", "version", `version\s?=\s?["']`+ver+`["']`, `^react-dom\.(development|production\.min)\.js$`),
+	code("codemirror", "CodeMirror.version", `CodeMirror\.version\s?=\s?["']`+ver+`["']`, `^codemirror(\.min)?\.js$`),
+	code("jquery-ui-timepicker-addon", "$.timepicker.version", `\$\.timepicker\.version\s?=\s?["']`+ver+`["']`, `^jquery-ui-timepicker-addon(\.min)?\.js$`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 

@@ -64,6 +64,10 @@ func TestFind_Synthetic(t *testing.T) {
 		{"bootstrap3_plugin", "modal.js", "/* ====\n * Bootstrap: modal.js v3.3.7", []string{"bootstrap@3.3.7"}},
 		{"react_dom", "react-dom.production.min.js", "/** @license React v16.14.0\n * react-dom.production.min.js", []string{"react-dom@16.14.0"}},
 		{"underscore", "underscore-min.js", "//     Underscore.js 1.13.6\n//     https://underscorejs.org", []string{"underscore@1.13.6"}},
+		{"codemirror", "codemirror.js", "  CodeMirror.version = \"5.65.0\";", []string{"codemirror@5.65.0"}},
+		{"codemirror_min", "codemirror.min.js", `C.version="5.65.0";CodeMirror.version="5.65.0"`, []string{"codemirror@5.65.0"}},
+		{"codemirror_other_file", "editor.js", "CodeMirror.version = \"5.65.0\";", nil},
+		{"timepicker", "jquery-ui-timepicker-addon.js", "\t$.timepicker.version = \"1.6.3\";", []string{"jquery-ui-timepicker-addon@1.6.3"}},
 		{"no_version", "x.js", "/*! jQuery | (c) */", nil},
 		{"huge_version", "x.js", "/*! jQuery v123456789.1.1 | */", nil},
 	}
