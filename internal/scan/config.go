@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"runtime"
 	"time"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -20,6 +21,13 @@ type Config struct {
 	MaxAssets int
 	// Concurrency is the number of requests in flight at once.
 	Concurrency int
+	// Analysis is how many fetched pages and assets are analysed at once
+	// (HTML parsing, hashing, banners, fingerprint rules: the CPU work of a
+	// scan) over all the scans of one Scanner. Zero means GOMAXPROCS-1, at
+	// least 1: however many scans run at once, they leave a core to the
+	// rest of the process (the API). A scan holds at most twice
+	// Concurrency responses fetched and waiting for analysis.
+	Analysis int
 	// MaxResponseBytes is how much of one response body is read; the rest
 	// is left unread and what was read is analysed.
 	MaxResponseBytes int64
@@ -45,7 +53,8 @@ type Config struct {
 
 // DefaultConfig returns the limits a scan runs with unless told otherwise:
 // 50 pages, depth 3, 200 assets, 4 requests in flight, 2 MiB per response,
-// 64 MiB in all, 2 minutes in all and 15 s per request.
+// 64 MiB in all, 2 minutes in all and 15 s per request; Analysis is left
+// zero (GOMAXPROCS-1 when the Scanner is made).
 func DefaultConfig() Config {
 	return Config{
 		MaxPages:         50,
@@ -76,6 +85,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = d.Concurrency
+	}
+	if c.Analysis <= 0 {
+		c.Analysis = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	if c.MaxResponseBytes <= 0 {
 		c.MaxResponseBytes = d.MaxResponseBytes

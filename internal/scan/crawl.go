@@ -28,6 +28,8 @@ type Scanner struct {
 	client *http.Client
 	rules  *ruleSet
 	cat    *catalog.Catalog
+	// cpu holds a slot per response being analysed (Config.Analysis).
+	cpu chan struct{}
 	// tap, for tests, sees every page and asset the scan analyses.
 	tap func(kind, url string, header http.Header, body []byte)
 }
@@ -53,6 +55,7 @@ func New(cfg Config) (*Scanner, error) {
 		client: netguard.NewClient(cfg.Policy, cfg.RequestTimeout),
 		rules:  rules,
 		cat:    cat,
+		cpu:    make(chan struct{}, cfg.Analysis),
 	}, nil
 }
 
@@ -89,6 +92,7 @@ func (s *Scanner) Scan(ctx context.Context, target string) (*Result, error) {
 		cfg:        s.cfg,
 		start:      start,
 		sem:        make(chan struct{}, s.cfg.Concurrency),
+		work:       make(chan struct{}, 2*s.cfg.Concurrency),
 		truncated:  map[string]bool{},
 		seenPages:  map[string]bool{},
 		seenAssets: map[string]bool{},
@@ -115,6 +119,10 @@ type crawl struct {
 	cfg   Config
 	start time.Time
 	sem   chan struct{}
+	// work bounds the pages and assets being fetched or waiting for
+	// analysis: when analysis is the bottleneck, fetching waits for it
+	// instead of piling bodies up in memory.
+	work chan struct{}
 	// origin is scheme://host[:port] of the homepage after redirects.
 	origin string
 	home   *url.URL
@@ -131,6 +139,27 @@ type crawl struct {
 	// htmlRuled counts the pages the HTML fingerprint rules ran on.
 	htmlRuled int
 }
+
+// analysing takes one of the Scanner's analysis slots, waiting for it; the
+// caller calls the function returned when its CPU work is done. It never
+// gives up: what was fetched is analysed, even after the time limit.
+func (c *crawl) analysing() (done func()) {
+	c.s.cpu <- struct{}{}
+	return func() { <-c.s.cpu }
+}
+
+// working takes one of the scan's work slots (false when ctx ends first);
+// the caller releases it with done once its response is analysed.
+func (c *crawl) working(ctx context.Context) bool {
+	select {
+	case c.work <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (c *crawl) done() { <-c.work }
 
 func (c *crawl) truncate(limit string) {
 	c.mu.Lock()
@@ -223,7 +252,7 @@ func (c *crawl) fetch(ctx context.Context, u string) (*response, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	body, err := readBody(io.LimitReader(resp.Body, limit+1), resp.ContentLength, limit)
 	cut := int64(len(body)) > limit
 	if cut {
 		body = body[:limit]
@@ -244,6 +273,30 @@ func (c *crawl) fetch(ctx context.Context, u string) (*response, error) {
 	}
 	// A body cut short by a broken connection is still analysed.
 	return &response{url: resp.Request.URL, status: resp.StatusCode, header: resp.Header, body: body, cut: cut || err != nil}, nil
+}
+
+// readBody is io.ReadAll into a buffer sized from the response's
+// Content-Length when it announces one within limit: 12 scans read
+// hundreds of megabytes, and growing each buffer from 512 bytes doubles
+// the garbage and the copying.
+func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+	if size <= 0 || size > limit {
+		return io.ReadAll(r)
+	}
+	b := make([]byte, 0, size+1) // one more byte, to see EOF without growing
+	for {
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // longer than announced: grow
+		}
+	}
 }
 
 // maxRedirects bounds the redirects followed for one URL.
@@ -354,6 +407,10 @@ func (c *crawl) run(ctx context.Context, target string, res *Result) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				if !c.working(ctx) {
+					return
+				}
+				defer c.done()
 				r, err := c.fetchFollow(ctx, link, func(_, to *url.URL) bool { return c.sameOrigin(to) }, c.analyzeHTTP)
 				if err != nil || !c.sameOrigin(r.url) {
 					return
@@ -380,6 +437,7 @@ func (c *crawl) page(ctx context.Context, r *response, depth int) []string {
 	c.mu.Lock()
 	c.stats.Pages++
 	c.mu.Unlock()
+	defer c.analysing()()
 	if c.s.tap != nil {
 		c.s.tap("page", r.url.String(), r.header, r.body)
 	}
@@ -443,6 +501,10 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 	c.assetWG.Add(1)
 	go func() {
 		defer c.assetWG.Done()
+		if !c.working(ctx) {
+			return
+		}
+		defer c.done()
 		sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
 		r, err := c.fetchFollow(ctx, u, sameHost, nil)
 		if err != nil || r.status != http.StatusOK || len(r.body) == 0 {
@@ -451,6 +513,7 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 		c.mu.Lock()
 		c.stats.Assets++
 		c.mu.Unlock()
+		done := c.analysing()
 		if c.s.tap != nil {
 			c.s.tap(kind, r.url.String(), r.header, r.body)
 		}
@@ -458,7 +521,9 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 			// A CDN's redirect to a versioned path (unpkg) is evidence too.
 			c.observe(pathObservations(r.url)...)
 		}
-		c.observe(c.contentObservations(r, kind)...)
+		obs := c.contentObservations(r, kind)
+		done()
+		c.observe(obs...)
 	}()
 }
 

@@ -28,7 +28,10 @@
 // at most MaxResponseBytes (the rest is left unread and the part read is
 // analysed), every byte counts against MaxTotalBytes, Concurrency bounds
 // the requests in flight, Timeout the whole scan. Every connection goes
-// through netguard's client, which checks each dialled address.
+// through netguard's client, which checks each dialled address. The CPU
+// work (parsing, hashing, rules) of all the scans of one Scanner runs on at
+// most Analysis goroutines at once, GOMAXPROCS-1 by default, so that
+// concurrent scans never take every core from the API in the same process.
 //
 // # The seven signals
 //
