@@ -45,8 +45,6 @@ type Store interface {
 	sentinel.OrgFinder
 	ListOrgs(ctx context.Context) ([]*sentinel.Organization, error)
 	FindSubmission(ctx context.Context, orgID, id string) (*sentinel.Submission, error)
-	// LatestSubmissions returns each host's newest submission.
-	LatestSubmissions(ctx context.Context, orgID string) ([]*sentinel.Submission, error)
 	// SubmissionItems returns the components of a source (a submission or
 	// a scan).
 	SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel.InventoryItem, error)
@@ -127,17 +125,12 @@ func (s *Service) reconcileJob(ctx context.Context, j *sentinel.Job) error {
 	if err != nil {
 		return jobs.Permanent(err)
 	}
-	// Only the host's newest SBOM decides its findings: an older one that
-	// arrives late must not resolve what a newer one found.
-	latest, err := s.DB.LatestSubmissions(ctx, a.OrgID)
-	if err != nil {
-		return err
-	}
-	for _, l := range latest {
-		if l.Host == sub.Host && l.ID != sub.ID {
-			return nil
-		}
-	}
+	// Only the host's live (newest) SBOM decides its findings: an older
+	// one whose job runs late must not resolve what a newer one found.
+	// Reconcile checks that in its transaction, after locking the asset
+	// (finding.Input.SubmissionID), where another replica reconciling the
+	// newer one cannot slip in between; a superseded submission writes
+	// nothing.
 	_, err = s.reconcileSubmission(ctx, org, sub, false)
 	return err
 }
