@@ -74,6 +74,10 @@ type Service struct {
 	Intel    Intel
 	// Refresh brings this replica's intel up to date before the daily run.
 	Refresh func(ctx context.Context) error
+	// Interval is how often every live component is re-matched (default
+	// daily); the first run comes an hour after the schedule is created,
+	// or one Interval when that is shorter.
+	Interval time.Duration
 }
 
 // ReconcileArgs name the submission a JobReconcile works on.
@@ -91,12 +95,16 @@ func EnqueueReconcile(ctx context.Context, tx sentinel.JobEnqueuer, orgID, submi
 }
 
 // Register adds the watch's jobs to a runner: the reconcile job and the
-// daily watch.
+// daily (every Interval) watch.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Register(JobReconcile, s.reconcileJob)
 	r.Register(JobWatch, s.watchJob)
 	r.Register(JobWatchSync, s.syncJob)
-	r.Every(jobs.Periodic{Name: JobWatch, Kind: JobWatch, Interval: 24 * time.Hour, Delay: time.Hour})
+	every := s.Interval
+	if every <= 0 {
+		every = 24 * time.Hour
+	}
+	r.Every(jobs.Periodic{Name: JobWatch, Kind: JobWatch, Interval: every, Delay: min(time.Hour, every)})
 }
 
 func (s *Service) reconcileSubmission(ctx context.Context, org *sentinel.Organization, sub *sentinel.Submission, watch bool) (*finding.Result, error) {
