@@ -564,24 +564,30 @@ func (c *cluster) bundleLoop(ctx context.Context, s *shareStats) {
 			continue
 		}
 		s.opened.Add(1)
-		// The session on another replica: the bundle's page, not the form.
-		ok := false
-		for try := 0; try < 20 && !ok && ctx.Err() == nil; try++ {
+		// The session on another replica: the bundle's page, not the
+		// form. A 503 (PostgreSQL away) or a replica that is down is asked
+		// again; the password form instead of the page is the verdict.
+		ok, verdict := false, false
+		for deadline := time.Now().Add(30 * time.Second); !verdict && time.Now().Before(deadline); {
 			b := c.other(a)
-			req := at(b, "GET", u.Path, nil)
+			req, _ := http.NewRequest("GET", "http://"+b.share+u.Path, nil)
+			req.Host = u.Host
 			req.AddCookie(session)
 			st, body, err := c.doWith(noRedirect, "share page", req)
-			if err == nil && st == 200 && strings.Contains(string(body), `id="download"`) {
-				ok = true
+			if err == nil && st == 200 {
+				// The bundle's page (ready, or still being built), not the
+				// password form that a request without a session gets.
+				ok, verdict = !strings.Contains(string(body), `name="password"`), true
 				break
 			}
-			sleep(ctx, 250*time.Millisecond)
+			time.Sleep(250 * time.Millisecond)
 		}
 		if !ok {
-			if ctx.Err() == nil {
+			if verdict {
 				c.st.record("share session not shared", -1, nil, nil, false)
 			} else {
-				s.opened.Add(-1) // the run ended first: not a verdict
+				c.st.record("share page (no answer within 30 s)", -1, nil, nil, false)
+				s.opened.Add(-1) // no verdict either way
 			}
 			continue
 		}
