@@ -188,6 +188,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, getenv 
 	fs.StringVar(&cfg.Intel.KEV, "intel-kev", "", "KEV catalog source for the periodic intel sync (file or URL)")
 	fs.StringVar(&cfg.Intel.EOL, "intel-eol", "", "endoflife.date directory for the periodic intel sync")
 	fs.DurationVar(&cfg.IntelInterval, "intel-interval", 6*time.Hour, "how often the intel feeds (and the --intel-osv/kev/eol sync) are synced")
+	fs.DurationVar(&cfg.SweepInterval, "sweep-interval", 5*time.Minute, "how often the SLA sweep marks breached findings and ends expired acceptances")
+	fs.DurationVar(&cfg.WatchInterval, "watch-interval", 24*time.Hour, "how often every live component is matched again (the Continuous Supply Chain Watch)")
 	applyFeeds := feedFlags(fs, &cfg.Feeds)
 	var verifyBase multiFlag
 	fs.Var(&verifyBase, "secrets-verify-base", "provider=URL: the API base URL a provider's secrets are verified against "+

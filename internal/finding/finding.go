@@ -12,6 +12,7 @@ package finding
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -71,6 +72,10 @@ type Tx interface {
 	// EdgeBoosts returns the risk edge traffic added to an asset's
 	// findings, by finding id: reconciliation keeps it.
 	EdgeBoosts(ctx context.Context, orgID, assetID string) (map[string]int, error)
+	// LiveSource returns the id of the host's live source: the
+	// submission (or scan) whose components are its current ones; ""
+	// when it has none.
+	LiveSource(ctx context.Context, orgID, host string) (string, error)
 }
 
 // Indicators gives, for an organization, a matcher of its applied
@@ -110,7 +115,15 @@ type Result struct {
 	Created  int      `json:"created"`
 	Resolved int      `json:"resolved"`
 	Changes  []Change `json:"changes"`
+	// Superseded reports that nothing was written: the input's
+	// submission was no longer the host's live one when the transaction
+	// ran, and the newer one decides the findings.
+	Superseded bool `json:"superseded,omitempty"`
 }
+
+// errSuperseded rolls back a reconciliation of a submission that is no
+// longer its host's live one.
+var errSuperseded = errors.New("the submission is no longer the host's live one")
 
 // Input is one asset's current components from one source.
 type Input struct {
@@ -120,6 +133,11 @@ type Input struct {
 	Source     string // sbom, scan, ioc
 	Components []sentinel.Component
 	// SubmissionID names the SBOM submission the components came from.
+	// Only the host's live (newest) submission decides its findings: the
+	// transaction checks that it still is, after it has locked the asset,
+	// and writes nothing otherwise (Result.Superseded). Replicas that
+	// reconcile two submissions of one host at once therefore cannot let
+	// the older one win.
 	SubmissionID string
 	// Evidence says where each component (by purl) was seen; a component
 	// of a submission without its own evidence gets the submission's.
@@ -193,6 +211,19 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 			return err
 		}
 		res.AssetID = asset.ID
+		// UpsertAsset has locked the asset's row (or inserted it): another
+		// reconciliation of this host waits for this transaction, so the
+		// live source read now is still the live one when it commits, or
+		// the newer submission's own reconciliation runs after it.
+		if in.SubmissionID != "" {
+			live, err := tx.LiveSource(ctx, in.Org.ID, in.Asset)
+			if err != nil {
+				return err
+			}
+			if live != in.SubmissionID {
+				return errSuperseded
+			}
+		}
 		if created {
 			if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventAssetFirstSeen, "", map[string]any{
 				"asset_id": asset.ID, "name": asset.Name, "kind": asset.Kind}); err != nil {
@@ -290,6 +321,9 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 		}
 		return nil
 	})
+	if errors.Is(err, errSuperseded) {
+		return &Result{Superseded: true}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reconcile findings of %s: %w", in.Asset, err)
 	}

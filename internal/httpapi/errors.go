@@ -68,6 +68,12 @@ func (s *Server) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 		if w.Header().Get("Retry-After") == "" {
 			w.Header().Set("Retry-After", "30")
 		}
+	case "unavailable":
+		// The store or another dependency is away for a moment (a
+		// database restart): clients retry after a short wait.
+		if w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", "5")
+		}
 	}
 	WriteJSON(w, status, body)
 }

@@ -259,7 +259,14 @@ func (s *Service) Refresh(ctx context.Context) (bool, error) {
 	if id == s.loaded.Load() && s.idx.Load() != nil {
 		return false, nil
 	}
-	return true, s.Reload(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Callers that saw the same new sync at once (requests, the watch, the
+	// poller) wait here for one of them; the others find it loaded.
+	if s.loaded.Load() >= id && s.idx.Load() != nil {
+		return false, nil
+	}
+	return true, s.reload(ctx)
 }
 
 // Current returns the index after making sure it reflects the newest

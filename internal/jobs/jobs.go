@@ -280,27 +280,48 @@ func (r *Runner) run(ctx context.Context, j *sentinel.Job) {
 	defer ocancel()
 	log := r.Logger.With("job", j.ID, "kind", j.Kind, "attempt", j.Attempts)
 	if err == nil {
-		if err := r.DB.CompleteJob(octx, j.ID, j.Attempts); err != nil {
+		if err := record(octx, func() error { return r.DB.CompleteJob(octx, j.ID, j.Attempts) }); err != nil {
 			log.Error("complete job", "err", err)
 		}
 		return
 	}
+	// The store (or another dependency) being away is never permanent,
+	// whatever the handler made of it: "not found" while the database
+	// restarts is not "not found".
 	var pe *permanentError
 	var ra *retryAtError
+	permanent := errors.As(err, &pe) && sentinel.ErrorCode(err) != sentinel.EUNAVAILABLE
 	var at time.Time
 	switch {
-	case errors.As(err, &pe):
+	case permanent:
 	case errors.As(err, &ra):
 		at = ra.at
 	default:
 		at = r.DB.Now().Add(Backoff(j.Attempts))
 	}
-	if ctx.Err() != nil && !errors.As(err, &pe) {
+	if ctx.Err() != nil && !permanent {
 		at = r.DB.Now() // interrupted by shutdown: let the next process retry promptly
 	}
 	log.Warn("job attempt failed", "err", err, "retry_at", at)
-	if err := r.DB.RetryJob(octx, j.ID, j.Attempts, err.Error(), at); err != nil {
+	if err := record(octx, func() error { return r.DB.RetryJob(octx, j.ID, j.Attempts, err.Error(), at) }); err != nil {
 		log.Error("record job failure", "err", err)
+	}
+}
+
+// record writes an attempt's outcome, trying again while the store is
+// unavailable (a database restart takes seconds) until ctx ends: an
+// outcome not written leaves the job to wait for its lease to run out.
+func record(ctx context.Context, write func() error) error {
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		err := write()
+		if sentinel.ErrorCode(err) != sentinel.EUNAVAILABLE {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
 	}
 }
 

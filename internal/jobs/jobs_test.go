@@ -5,6 +5,8 @@ import (
 
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -150,5 +152,55 @@ func TestBackoff(t *testing.T) {
 		if got < want || got > want+want/5 {
 			t.Errorf("Backoff(%d) = %v, want %v plus at most 20%%", n, got, want)
 		}
+	}
+}
+
+// awayStore fails the first writes of job outcomes as a database
+// restarting would.
+type awayStore struct {
+	jobs.Store
+	fails atomic.Int32
+}
+
+func (s *awayStore) CompleteJob(ctx context.Context, id int64, attempt int) error {
+	if s.fails.Add(-1) >= 0 {
+		return fmt.Errorf("complete: %w", sentinel.Errorf(sentinel.EUNAVAILABLE, "the database is away"))
+	}
+	return s.Store.CompleteJob(ctx, id, attempt)
+}
+
+// TestUnavailableStoreIsRetried checks that a job whose handler met an
+// unavailable store is retried even when the handler called it
+// permanent, and that an outcome the store could not take at once is
+// written when it is back, not left to the lease.
+func TestUnavailableStoreIsRetried(t *testing.T) {
+	db := testenv.Open(t, filepath.Join(t.TempDir(), "s.db"))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	st := &awayStore{Store: db}
+	st.fails.Store(2)
+	var attempts atomic.Int32
+	r := &jobs.Runner{DB: st, Poll: 20 * time.Millisecond}
+	r.Register("t", func(ctx context.Context, j *sentinel.Job) error {
+		if attempts.Add(1) == 1 {
+			return jobs.Permanent(fmt.Errorf("find the organization: %w", sentinel.Errorf(sentinel.EUNAVAILABLE, "the database is away")))
+		}
+		return nil
+	})
+	done := make(chan struct{})
+	go func() { defer close(done); _ = r.Run(ctx) }()
+	id, _, err := db.Enqueue(ctx, "t", nil, sentinel.EnqueueOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.WaitFor(t, 15*time.Second, "the job to complete", func() bool {
+		j, err := db.FindJob(ctx, id)
+		return err == nil && j.State != sentinel.JobRunning && j.State != sentinel.JobAvailable
+	})
+	cancel()
+	<-done
+	j, _ := db.FindJob(context.Background(), id)
+	if j.State != sentinel.JobCompleted || j.Attempts != 2 {
+		t.Errorf("job %s after %d attempts (%q), want completed after 2", j.State, j.Attempts, j.LastError)
 	}
 }

@@ -48,6 +48,7 @@ func (s *Server) setupIntel() {
 		_, err := s.Intel.Refresh(ctx)
 		return err
 	}}
+	s.Watch.Interval = cfg.WatchInterval
 	s.Watch.Register(s.Jobs)
 	s.Inventory.OnSubmitted = func(ctx context.Context, tx inventory.Tx, orgID, submissionID string) error {
 		return watch.EnqueueReconcile(ctx, tx, orgID, submissionID)
@@ -73,7 +74,11 @@ func (s *Server) setupIntel() {
 		_, err := s.Findings.Sweep(ctx)
 		return err
 	})
-	s.Jobs.Every(jobs.Periodic{Name: JobFindingsSweep, Kind: JobFindingsSweep, Interval: 5 * time.Minute})
+	sweep := cfg.SweepInterval
+	if sweep <= 0 {
+		sweep = 5 * time.Minute
+	}
+	s.Jobs.Every(jobs.Periodic{Name: JobFindingsSweep, Kind: JobFindingsSweep, Interval: sweep})
 }
 
 func (s *Server) intelSyncJob(ctx context.Context, j *sentinel.Job) error {

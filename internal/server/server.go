@@ -85,6 +85,12 @@ type Config struct {
 	Feeds intelsvc.Feeds
 	// IntelInterval is how often the intel syncs run (default 6h).
 	IntelInterval time.Duration
+	// SweepInterval is how often the SLA sweep runs (default 5m);
+	// WatchInterval how often the watch re-matches every live component
+	// (default 24h, the first run an hour after the schedule is created,
+	// or one interval when that is shorter).
+	SweepInterval time.Duration
+	WatchInterval time.Duration
 	// Workers is the number of background jobs run at once.
 	Workers int
 	// ScanWorkers is the number of external scans this replica runs at

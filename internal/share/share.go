@@ -186,6 +186,15 @@ func (s *Site) wrap(h func(w http.ResponseWriter, r *http.Request) error) http.H
 			return
 		}
 		if err := h(w, r); err != nil {
+			if sentinel.ErrorCode(err) == sentinel.EUNAVAILABLE {
+				// The store is away for a moment (a database restart): say
+				// so, and when to come back, rather than fail.
+				s.Logger.Warn("share site unavailable", "path", redactPath(r.URL.Path), "err", err)
+				hd.Set("Retry-After", "5")
+				_ = s.render(w, http.StatusServiceUnavailable, "message.html", message{Title: "Temporarily unavailable",
+					Text: "The share cannot be served right now. Try again in a few seconds."})
+				return
+			}
 			s.Logger.Error("share site", "path", redactPath(r.URL.Path), "err", err)
 			_ = s.render(w, http.StatusInternalServerError, "message.html", message{Title: "Something went wrong",
 				Text: "The share could not be served. Try again in a minute."})
@@ -283,14 +292,20 @@ func (s *Site) log(r *http.Request, b *sentinel.Bundle, outcome string, success 
 	})
 }
 
-// session reports whether the request carries a live session for b.
-func (s *Site) session(r *http.Request, b *sentinel.Bundle) bool {
+// session reports whether the request carries a live session for b. An
+// error is returned only when the store cannot tell (EUNAVAILABLE): a
+// recipient with a live session is not sent back to the password form
+// because the database restarts.
+func (s *Site) session(r *http.Request, b *sentinel.Bundle) (bool, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || c.Value == "" {
-		return false
+		return false, nil
 	}
 	id, err := s.DB.BundleSession(r.Context(), evidence.HashToken(c.Value), s.now())
-	return err == nil && subtle.ConstantTimeCompare([]byte(id), []byte(b.ID)) == 1
+	if sentinel.ErrorCode(err) == sentinel.EUNAVAILABLE {
+		return false, err
+	}
+	return err == nil && subtle.ConstantTimeCompare([]byte(id), []byte(b.ID)) == 1, nil
 }
 
 func (s *Site) shareURL(r *http.Request) string {
@@ -339,7 +354,11 @@ func (s *Site) page(w http.ResponseWriter, r *http.Request) error {
 	if done, err := s.gone(w, r, b); done {
 		return err
 	}
-	if !s.session(r, b) {
+	live, err := s.session(r, b)
+	if err != nil {
+		return err
+	}
+	if !live {
 		if err := s.log(r, b, sentinel.AccessOpened, false, nil); err != nil {
 			return err
 		}
@@ -523,7 +542,11 @@ func (s *Site) download(w http.ResponseWriter, r *http.Request) error {
 	if done, err := s.gone(w, r, b); done {
 		return err
 	}
-	if !s.session(r, b) {
+	live, err := s.session(r, b)
+	if err != nil {
+		return err
+	}
+	if !live {
 		http.Redirect(w, r, s.shareURL(r), http.StatusSeeOther)
 		return nil
 	}

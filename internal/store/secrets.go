@@ -98,7 +98,7 @@ func (db *DB) SealedSecret(ctx context.Context, orgID, id string) (*sentinel.Sec
 	return scanSealed(db.QueryRow(ctx, `SELECT `+secretColumns+`, value_sealed FROM secrets WHERE org_id = $1 AND id = $2`, orgID, id))
 }
 
-func scanSealed(row *sql.Row) (*sentinel.Secret, []byte, error) {
+func scanSealed(row *Row) (*sentinel.Secret, []byte, error) {
 	var sealed []byte
 	s, err := scanSecret(withSealed{row, &sealed})
 	if errors.Is(err, sql.ErrNoRows) {
@@ -112,7 +112,7 @@ func scanSealed(row *sql.Row) (*sentinel.Secret, []byte, error) {
 
 // withSealed scans secretColumns and the sealed value after them.
 type withSealed struct {
-	row    *sql.Row
+	row    *Row
 	sealed *[]byte
 }
 

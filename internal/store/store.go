@@ -20,12 +20,16 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -200,6 +204,9 @@ func translate(err error) error {
 	if err == nil {
 		return nil
 	}
+	if Unavailable(err) {
+		return unavailable(err)
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		switch pe.Code {
@@ -222,6 +229,58 @@ func translate(err error) error {
 	return err
 }
 
+// errUnavailable is what a caller is told while the database cannot be
+// reached: the HTTP API answers it with 503 and Retry-After.
+var errUnavailable = &sentinel.Error{Code: sentinel.EUNAVAILABLE,
+	Message: "the service cannot reach its database right now; try again in a few seconds"}
+
+// unavailable wraps err, a driver error meaning the database cannot be
+// reached, as EUNAVAILABLE; err stays in the chain (and the text) for
+// the logs.
+func unavailable(err error) error {
+	if sentinel.ErrorCode(err) == sentinel.EUNAVAILABLE {
+		return err
+	}
+	return fmt.Errorf("%w: %w", errUnavailable, err)
+}
+
+// Unavailable reports whether err means that the database cannot be
+// reached right now (refused or broken connections, a server shutting
+// down, starting up or out of connections), as opposed to an error in
+// the query or the data: the same request may succeed once the database
+// is back. A canceled or timed-out context is not unavailability.
+func Unavailable(err error) bool {
+	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if sentinel.ErrorCode(err) == sentinel.EUNAVAILABLE {
+		return true
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch {
+		case strings.HasPrefix(pe.Code, "08"): // connection exception
+			return true
+		case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03": // admin or crash shutdown, cannot connect now
+			return true
+		case pe.Code == "53300": // too many connections
+			return true
+		}
+		return false
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) {
+		return true
+	}
+	return errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, syscall.EPIPE) || pgconn.SafeToRetry(err)
+}
+
 // IsConflict reports whether err is a uniqueness conflict.
 func IsConflict(err error) bool { return sentinel.ErrorCode(err) == sentinel.ECONFLICT }
 
@@ -238,8 +297,8 @@ func (tx *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 }
 
 // QueryRow runs a single-row query inside the transaction.
-func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return tx.tx.QueryRowContext(ctx, q, args...)
+func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *Row {
+	return &Row{tx.tx.QueryRowContext(ctx, q, args...)}
 }
 
 // Query runs a read query on the reader pool.
@@ -249,8 +308,23 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 }
 
 // QueryRow runs a single-row read query on the reader pool.
-func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	return db.r.QueryRowContext(ctx, q, args...)
+func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *Row {
+	return &Row{db.r.QueryRowContext(ctx, q, args...)}
+}
+
+// Row is the result of QueryRow. Its Scan reports a database that cannot
+// be reached as EUNAVAILABLE, like every other method of the store; other
+// errors (sql.ErrNoRows, constraint violations) are returned as the
+// driver gave them, for the caller to interpret.
+type Row struct{ row *sql.Row }
+
+// Scan copies the row's columns into dest.
+func (r *Row) Scan(dest ...any) error {
+	err := r.row.Scan(dest...)
+	if err != nil && Unavailable(err) {
+		return unavailable(err)
+	}
+	return err
 }
 
 // Exec runs one statement on the writer outside an explicit transaction.

@@ -45,8 +45,6 @@ type Store interface {
 	sentinel.OrgFinder
 	ListOrgs(ctx context.Context) ([]*sentinel.Organization, error)
 	FindSubmission(ctx context.Context, orgID, id string) (*sentinel.Submission, error)
-	// LatestSubmissions returns each host's newest submission.
-	LatestSubmissions(ctx context.Context, orgID string) ([]*sentinel.Submission, error)
 	// SubmissionItems returns the components of a source (a submission or
 	// a scan).
 	SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel.InventoryItem, error)
@@ -76,6 +74,10 @@ type Service struct {
 	Intel    Intel
 	// Refresh brings this replica's intel up to date before the daily run.
 	Refresh func(ctx context.Context) error
+	// Interval is how often every live component is re-matched (default
+	// daily); the first run comes an hour after the schedule is created,
+	// or one Interval when that is shorter.
+	Interval time.Duration
 }
 
 // ReconcileArgs name the submission a JobReconcile works on.
@@ -93,12 +95,16 @@ func EnqueueReconcile(ctx context.Context, tx sentinel.JobEnqueuer, orgID, submi
 }
 
 // Register adds the watch's jobs to a runner: the reconcile job and the
-// daily watch.
+// daily (every Interval) watch.
 func (s *Service) Register(r *jobs.Runner) {
 	r.Register(JobReconcile, s.reconcileJob)
 	r.Register(JobWatch, s.watchJob)
 	r.Register(JobWatchSync, s.syncJob)
-	r.Every(jobs.Periodic{Name: JobWatch, Kind: JobWatch, Interval: 24 * time.Hour, Delay: time.Hour})
+	every := s.Interval
+	if every <= 0 {
+		every = 24 * time.Hour
+	}
+	r.Every(jobs.Periodic{Name: JobWatch, Kind: JobWatch, Interval: every, Delay: min(time.Hour, every)})
 }
 
 func (s *Service) reconcileSubmission(ctx context.Context, org *sentinel.Organization, sub *sentinel.Submission, watch bool) (*finding.Result, error) {
@@ -127,17 +133,12 @@ func (s *Service) reconcileJob(ctx context.Context, j *sentinel.Job) error {
 	if err != nil {
 		return jobs.Permanent(err)
 	}
-	// Only the host's newest SBOM decides its findings: an older one that
-	// arrives late must not resolve what a newer one found.
-	latest, err := s.DB.LatestSubmissions(ctx, a.OrgID)
-	if err != nil {
-		return err
-	}
-	for _, l := range latest {
-		if l.Host == sub.Host && l.ID != sub.ID {
-			return nil
-		}
-	}
+	// Only the host's live (newest) SBOM decides its findings: an older
+	// one whose job runs late must not resolve what a newer one found.
+	// Reconcile checks that in its transaction, after locking the asset
+	// (finding.Input.SubmissionID), where another replica reconciling the
+	// newer one cannot slip in between; a superseded submission writes
+	// nothing.
 	_, err = s.reconcileSubmission(ctx, org, sub, false)
 	return err
 }
