@@ -70,8 +70,9 @@ func (sh Shape) Package(s, k int) int {
 	return sh.Popular + (x*104729)%sh.Tail
 }
 
-// Version returns the minor version of component k of submission s.
-func (sh Shape) Version(s, k int) int { return ((s*sh.PerSub + k) * 31) % sh.Versions }
+// Version returns the minor version of component k of submission s: a
+// package's versions vary from one submission to the next.
+func (sh Shape) Version(s, k int) int { return (s*3 + s*sh.PerSub + k) % sh.Versions }
 
 // Name is package p's name; Purl its purl at minor version v.
 func Name(p int) string    { return "lib-" + strconv.Itoa(p) }
@@ -118,7 +119,7 @@ func SeedInventory(tb testing.TB, db *store.DB, orgID string, sh Shape, start ti
 			first_seen, last_seen)
 			SELECT $1, 'sub_bench' || s, 'host-' || (s % `+d(sh.Hosts)+`), 'pkg:npm/lib-' || p || '@1.' || v || '.0', 'npm',
 				'lib-' || p, '1.' || v || '.0', CAST($2 AS BIGINT) + s * `+strconv.FormatInt(step, 10)+`, CAST($2 AS BIGINT) + s * `+strconv.FormatInt(step, 10)+`
-			FROM (SELECT x / `+d(sh.PerSub)+` AS s, (x * 31) % `+d(sh.Versions)+` AS v,
+			FROM (SELECT x / `+d(sh.PerSub)+` AS s, (x / `+d(sh.PerSub)+` * 3 + x) % `+d(sh.Versions)+` AS v,
 				CASE WHEN x % `+d(sh.PerSub)+` < `+d(sh.PopularPerSub)+` THEN (x * 7919) % `+d(sh.Popular)+`
 				ELSE `+d(sh.Popular)+` + (x * 104729) % `+d(sh.Tail)+` END AS p
 				FROM (SELECT x + `+d(lo)+` AS x FROM n) m) t`, orgID, at)
@@ -184,15 +185,19 @@ func SeedFindings(tb testing.TB, db *store.DB, orgID string, f Findings, now tim
 	}
 }
 
+// generation numbers the formulas of this package: change it with them,
+// so that no cached data of older formulas is used.
+const generation = 2
+
 // Cached returns a data directory holding what seed writes into an empty
 // one, copied from a cache kept under the temp dir (one entry per key and
-// schema version) so that later runs skip the seeding. seed must leave
-// the directory closed (every database handle on it closed). Set
-// SENTINEL_BENCH_NOCACHE=1 to seed afresh.
+// schema version, and generation of the formulas) so that later runs skip
+// the seeding. seed must leave the directory closed (every database handle
+// on it closed). Set SENTINEL_BENCH_NOCACHE=1 to seed afresh.
 func Cached(tb testing.TB, key string, seed func(dir string)) string {
 	tb.Helper()
 	dir := tb.TempDir()
-	cache := filepath.Join(os.TempDir(), "sentinel-benchdata", fmt.Sprintf("%s-v%d", key, store.SchemaVersion(store.SQLite)))
+	cache := filepath.Join(os.TempDir(), "sentinel-benchdata", fmt.Sprintf("%s-g%d-v%d", key, generation, store.SchemaVersion(store.SQLite)))
 	if os.Getenv("SENTINEL_BENCH_NOCACHE") == "" {
 		if _, err := os.Stat(filepath.Join(cache, "complete")); err == nil {
 			t0 := time.Now()
