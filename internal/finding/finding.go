@@ -12,7 +12,6 @@ package finding
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -115,15 +114,11 @@ type Result struct {
 	Created  int      `json:"created"`
 	Resolved int      `json:"resolved"`
 	Changes  []Change `json:"changes"`
-	// Superseded reports that nothing was written: the input's
+	// Superseded reports that no finding was written: the input's
 	// submission was no longer the host's live one when the transaction
 	// ran, and the newer one decides the findings.
 	Superseded bool `json:"superseded,omitempty"`
 }
-
-// errSuperseded rolls back a reconciliation of a submission that is no
-// longer its host's live one.
-var errSuperseded = errors.New("the submission is no longer the host's live one")
 
 // Input is one asset's current components from one source.
 type Input struct {
@@ -161,29 +156,85 @@ type matchKey struct{ purl, advisory string }
 
 // Reconcile writes the asset's findings for its current components.
 func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
-	if in.Source == "" {
-		in.Source = "sbom"
+	rs, err := e.ReconcileBatch(ctx, []Input{in})
+	if err != nil {
+		return nil, err
 	}
-	if in.AssetKind == "" {
-		in.AssetKind = "host"
+	res := rs[0]
+	open, _, err := e.DB.FindFindings(ctx, sentinel.FindingFilter{OrgID: in.Org.ID, AssetID: res.AssetID, Status: []string{sentinel.StatusOpen}})
+	if err == nil {
+		res.Open = len(open)
+	}
+	return res, nil
+}
+
+// ReconcileBatch reconciles several inputs (of distinct assets) as
+// Reconcile does each, in one write transaction: the watch reconciles
+// thousands of hosts after a sync, and a transaction each cost it more
+// than the findings it wrote (BenchmarkWatchDelta). It does not count
+// the assets' open findings (Result.Open is 0).
+func (e *Engine) ReconcileBatch(ctx context.Context, ins []Input) ([]*Result, error) {
+	type prepared struct {
+		in      Input
+		current map[matchKey]sentinel.AdvisoryMatch
+		seen    map[string]bool
 	}
 	m := e.Intel()
-	var indicators func(string) []sentinel.AdvisoryMatch
-	if e.Indicators != nil {
-		var err error
-		if indicators, err = e.Indicators.IndicatorMatcher(ctx, in.Org.ID); err != nil {
+	indicators := map[string]func(string) []sentinel.AdvisoryMatch{} // by organization
+	ps := make([]prepared, 0, len(ins))
+	for _, in := range ins {
+		if in.Source == "" {
+			in.Source = "sbom"
+		}
+		if in.AssetKind == "" {
+			in.AssetKind = "host"
+		}
+		ind, ok := indicators[in.Org.ID]
+		if !ok && e.Indicators != nil {
+			var err error
+			if ind, err = e.Indicators.IndicatorMatcher(ctx, in.Org.ID); err != nil {
+				return nil, err
+			}
+			indicators[in.Org.ID] = ind
+		}
+		current, seen, err := match(ctx, m, ind, in.Components)
+		if err != nil {
 			return nil, err
 		}
+		ps = append(ps, prepared{in, current, seen})
 	}
+	out := make([]*Result, len(ps))
+	err := e.DB.Update(ctx, func(tx Tx) error {
+		for i, p := range ps {
+			res, err := e.reconcileTx(ctx, tx, p.in, p.current, p.seen)
+			if err != nil {
+				return fmt.Errorf("reconcile findings of %s: %w", p.in.Asset, err)
+			}
+			out[i] = res
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, in := range ins {
+		e.forgetSummaries(in.Org.ID)
+	}
+	return out, nil
+}
+
+// match returns the advisories (and indicators) matching each component,
+// by purl and advisory, and the purls seen.
+func match(ctx context.Context, m Matcher, indicators func(string) []sentinel.AdvisoryMatch, comps []sentinel.Component) (map[matchKey]sentinel.AdvisoryMatch, map[string]bool, error) {
 	current := map[matchKey]sentinel.AdvisoryMatch{}
 	seen := map[string]bool{}
-	for _, c := range in.Components {
+	for _, c := range comps {
 		if c.Purl == "" || seen[c.Purl] {
 			continue
 		}
 		seen[c.Purl] = true
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		ms, err := m.Match(c.Purl)
 		if err != nil {
@@ -202,135 +253,124 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 			current[matchKey{c.Purl, a.ID}] = a
 		}
 	}
+	return current, seen, nil
+}
 
+// reconcileTx writes one asset's findings in tx.
+func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[matchKey]sentinel.AdvisoryMatch, seen map[string]bool) (*Result, error) {
 	res := &Result{}
-	err := e.DB.Update(ctx, func(tx Tx) error {
-		*res = Result{}
-		asset, created, err := tx.UpsertAsset(ctx, in.Org.ID, in.Asset, in.AssetKind)
-		if err != nil {
-			return err
-		}
-		res.AssetID = asset.ID
-		// UpsertAsset has locked the asset's row (or inserted it): another
-		// reconciliation of this host waits for this transaction, so the
-		// live source read now is still the live one when it commits, or
-		// the newer submission's own reconciliation runs after it.
-		if in.SubmissionID != "" {
-			live, err := tx.LiveSource(ctx, in.Org.ID, in.Asset)
-			if err != nil {
-				return err
-			}
-			if live != in.SubmissionID {
-				return errSuperseded
-			}
-		}
-		if created {
-			if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventAssetFirstSeen, "", map[string]any{
-				"asset_id": asset.ID, "name": asset.Name, "kind": asset.Kind}); err != nil {
-				return err
-			}
-		}
-		existing, err := tx.AssetFindings(ctx, in.Org.ID, asset.ID, in.Source)
-		if err != nil {
-			return err
-		}
-		boosts, err := tx.EdgeBoosts(ctx, in.Org.ID, asset.ID)
-		if err != nil {
-			return err
-		}
-		if in.Partial {
-			for k, f := range existing {
-				if !seen[f.Purl] {
-					delete(existing, k)
-				}
-			}
-		}
-		// A finding kept under one id of an alias group stays the group's
-		// finding when the group's preferred id changes.
-		for k, a := range current {
-			if _, ok := existing[k.purl+"\x00"+k.advisory]; ok {
-				continue
-			}
-			for _, alias := range a.Aliases {
-				if f, ok := existing[k.purl+"\x00"+alias]; ok {
-					delete(current, k)
-					a.Aliases = append(slices.DeleteFunc(slices.Clone(a.Aliases), func(x string) bool { return x == alias }), a.ID)
-					slices.Sort(a.Aliases)
-					a.ID = f.AdvisoryID
-					current[matchKey{k.purl, a.ID}] = a
-					break
-				}
-			}
-		}
-		keys := make([]matchKey, 0, len(current))
-		for k := range current {
-			keys = append(keys, k)
-		}
-		sort.Slice(keys, func(i, j int) bool {
-			if keys[i].purl != keys[j].purl {
-				return keys[i].purl < keys[j].purl
-			}
-			return keys[i].advisory < keys[j].advisory
-		})
-		for _, k := range keys {
-			a := current[k]
-			f := existing[k.purl+"\x00"+k.advisory]
-			delete(existing, k.purl+"\x00"+k.advisory)
-			boost := 0
-			if f != nil {
-				boost = boosts[f.ID]
-			}
-			ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a, boost)
-			if err != nil {
-				return err
-			}
-			res.Changes = append(res.Changes, ch...)
-		}
-		// What is no longer present is resolved.
-		for _, f := range existing {
-			if f.Status != sentinel.StatusOpen && f.Status != sentinel.StatusAccepted {
-				continue
-			}
-			prev := f.Status
-			now := tx.Now()
-			reason := "no longer present in the latest " + in.Source
-			if in.Withdrawn[f.AdvisoryID] {
-				reason = "the advisory was withdrawn"
-			}
-			f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusResolved, reason, &now
-			if err := tx.SaveFinding(ctx, f); err != nil {
-				return err
-			}
-			if err := emitStatus(ctx, tx, in.Org, f, prev, "system"); err != nil {
-				return err
-			}
-			res.Resolved++
-			res.Changes = append(res.Changes, Change{f.ID, f.Purl, f.AdvisoryID, "resolved"})
-		}
-		for _, c := range res.Changes {
-			if c.Reason == "new_advisory" {
-				res.Created++
-			}
-		}
-		meaningful := slices.ContainsFunc(res.Changes, func(c Change) bool { return c.Reason != "resolved" })
-		if in.Watch && meaningful {
-			if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventSBOMIntelMatch, "", map[string]any{
-				"asset_id": asset.ID, "asset": asset.Name, "source": in.Source, "submission_id": in.SubmissionID, "changes": res.Changes}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if errors.Is(err, errSuperseded) {
-		return &Result{Superseded: true}, nil
-	}
+	asset, created, err := tx.UpsertAsset(ctx, in.Org.ID, in.Asset, in.AssetKind)
 	if err != nil {
-		return nil, fmt.Errorf("reconcile findings of %s: %w", in.Asset, err)
+		return nil, err
 	}
-	e.forgetSummaries(in.Org.ID)
-	open, _, err := e.DB.FindFindings(ctx, sentinel.FindingFilter{OrgID: in.Org.ID, AssetID: res.AssetID, Status: []string{sentinel.StatusOpen}})
-	if err == nil {
-		res.Open = len(open)
+	res.AssetID = asset.ID
+	if created {
+		if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventAssetFirstSeen, "", map[string]any{
+			"asset_id": asset.ID, "name": asset.Name, "kind": asset.Kind}); err != nil {
+			return nil, err
+		}
+	}
+	// UpsertAsset has locked the asset's row (or inserted it): another
+	// reconciliation of this host waits for this transaction, so the live
+	// source read now is still the live one when it commits, or the newer
+	// submission's own reconciliation runs after it.
+	if in.SubmissionID != "" {
+		live, err := tx.LiveSource(ctx, in.Org.ID, in.Asset)
+		if err != nil {
+			return nil, err
+		}
+		if live != in.SubmissionID {
+			return &Result{AssetID: asset.ID, Superseded: true}, nil
+		}
+	}
+	existing, err := tx.AssetFindings(ctx, in.Org.ID, asset.ID, in.Source)
+	if err != nil {
+		return nil, err
+	}
+	boosts, err := tx.EdgeBoosts(ctx, in.Org.ID, asset.ID)
+	if err != nil {
+		return nil, err
+	}
+	if in.Partial {
+		for k, f := range existing {
+			if !seen[f.Purl] {
+				delete(existing, k)
+			}
+		}
+	}
+	// A finding kept under one id of an alias group stays the group's
+	// finding when the group's preferred id changes.
+	for k, a := range current {
+		if _, ok := existing[k.purl+"\x00"+k.advisory]; ok {
+			continue
+		}
+		for _, alias := range a.Aliases {
+			if f, ok := existing[k.purl+"\x00"+alias]; ok {
+				delete(current, k)
+				a.Aliases = append(slices.DeleteFunc(slices.Clone(a.Aliases), func(x string) bool { return x == alias }), a.ID)
+				slices.Sort(a.Aliases)
+				a.ID = f.AdvisoryID
+				current[matchKey{k.purl, a.ID}] = a
+				break
+			}
+		}
+	}
+	keys := make([]matchKey, 0, len(current))
+	for k := range current {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].purl != keys[j].purl {
+			return keys[i].purl < keys[j].purl
+		}
+		return keys[i].advisory < keys[j].advisory
+	})
+	for _, k := range keys {
+		a := current[k]
+		f := existing[k.purl+"\x00"+k.advisory]
+		delete(existing, k.purl+"\x00"+k.advisory)
+		boost := 0
+		if f != nil {
+			boost = boosts[f.ID]
+		}
+		ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a, boost)
+		if err != nil {
+			return nil, err
+		}
+		res.Changes = append(res.Changes, ch...)
+	}
+	// What is no longer present is resolved.
+	for _, f := range existing {
+		if f.Status != sentinel.StatusOpen && f.Status != sentinel.StatusAccepted {
+			continue
+		}
+		prev := f.Status
+		now := tx.Now()
+		reason := "no longer present in the latest " + in.Source
+		if in.Withdrawn[f.AdvisoryID] {
+			reason = "the advisory was withdrawn"
+		}
+		f.Status, f.StatusReason, f.ResolvedAt = sentinel.StatusResolved, reason, &now
+		if err := tx.SaveFinding(ctx, f); err != nil {
+			return nil, err
+		}
+		if err := emitStatus(ctx, tx, in.Org, f, prev, "system"); err != nil {
+			return nil, err
+		}
+		res.Resolved++
+		res.Changes = append(res.Changes, Change{f.ID, f.Purl, f.AdvisoryID, "resolved"})
+	}
+	for _, c := range res.Changes {
+		if c.Reason == "new_advisory" {
+			res.Created++
+		}
+	}
+	meaningful := slices.ContainsFunc(res.Changes, func(c Change) bool { return c.Reason != "resolved" })
+	if in.Watch && meaningful {
+		if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventSBOMIntelMatch, "", map[string]any{
+			"asset_id": asset.ID, "asset": asset.Name, "source": in.Source, "submission_id": in.SubmissionID, "changes": res.Changes}); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }

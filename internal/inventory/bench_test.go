@@ -15,6 +15,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/store"
 	"github.com/sentinel-sca/sentinel/internal/store/storetest"
+	"github.com/sentinel-sca/sentinel/internal/testing/benchdata"
 	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
 	"github.com/sentinel-sca/sentinel/internal/testing/sbomtest"
 )
@@ -82,7 +83,10 @@ func BenchmarkSearch1M(b *testing.B) {
 				}
 			}
 			start := time.Now()
-			const subs, perSub, hosts, popular, tail = 10_000, 100, 1_000, 300, 50_000
+			// The shape of benchdata.Search1M, written through the ingest
+			// path (CreateSubmission) and over five ecosystems.
+			sh := benchdata.Search1M
+			subs, perSub, hosts, popular, tail := sh.Subs, sh.PerSub, sh.Hosts, sh.Popular, sh.Tail
 			base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			for s := 0; s < subs; s += 50 {
 				db.Clock = func() time.Time { return base.Add(time.Duration(s) * time.Minute) }
@@ -92,7 +96,7 @@ func BenchmarkSearch1M(b *testing.B) {
 						seen := map[int]bool{}
 						for len(items) < perSub {
 							pkg := popular + r.IntN(tail)
-							if len(items) < 30 {
+							if len(items) < sh.PopularPerSub {
 								pkg = r.IntN(popular)
 							}
 							if seen[pkg] {

@@ -17,24 +17,22 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/ratelimit"
 	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/store"
+	"github.com/sentinel-sca/sentinel/internal/testing/benchdata"
 	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
 	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
-// Benchmark sizes: the issue's 1,000,000 inventory rows (10,000
-// submissions of 100 components from 1,000 hosts: 30 of each from 300
-// popular packages, 70 from a tail of 50,000) and 100,000 findings over
-// the same 1,000 hosts, first seen over a year: 60% open, 10% accepted,
-// 25% resolved, 5% false positives; 2% known-exploited; 30% with an owner.
+// Benchmark sizes: the issue's 1,000,000 inventory rows
+// (benchdata.Search1M: 10,000 submissions of 100 components from 1,000
+// hosts: 30 of each from 300 popular packages, 70 from a tail of 50,000)
+// and 100,000 findings over the same 1,000 hosts, first seen over a year:
+// 60% open, 10% accepted, 25% resolved, 5% false positives; 2%
+// known-exploited; 30% with an owner.
+var benchShape = benchdata.Search1M
+
 const (
-	benchSubs      = 10_000
-	benchPerSub    = 100
-	benchHosts     = 1_000
-	benchPopular   = 300
-	benchTail      = 50_000
-	benchFindings  = 100_000
-	benchOwners    = 20
-	benchDayMillis = 86_400_000
+	benchFindings = 100_000
+	benchOwners   = 20
 )
 
 // noLimit lets every request through: the benchmark measures pages, not
@@ -45,64 +43,10 @@ func (noLimit) Allow(context.Context, string, int, time.Duration) (ratelimit.Res
 	return ratelimit.Result{Allowed: true, Limit: 1 << 30, Remaining: 1 << 30, Reset: time.Minute}, nil
 }
 
-// seed fills the store with bulk SQL: recursive CTEs that both engines
-// run, so that a million rows take seconds rather than a million inserts.
+// seed fills the store with bulk SQL (package benchdata).
 func seed(b *testing.B, db *store.DB, org *sentinel.Organization, now time.Time) {
-	ctx := context.Background()
-	t0 := time.Now()
-	exec := func(what, q string, args ...any) {
-		b.Helper()
-		if _, err := db.Exec(ctx, q, args...); err != nil {
-			b.Fatalf("seed %s: %v", what, err)
-		}
-	}
-	// n(x) counts from 0 to $max - 1 as BIGINT (the products below
-	// overflow a 32-bit integer).
-	counter := func(max int) string {
-		return fmt.Sprintf(`WITH RECURSIVE n(x) AS (SELECT CAST(0 AS BIGINT) UNION ALL SELECT x + 1 FROM n WHERE x < %d) `, max-1)
-	}
-	start := now.Add(-365 * 24 * time.Hour).UnixMilli()
-	exec("submissions", counter(benchSubs)+`INSERT INTO sbom_submissions (id, org_id, host, asset, spec_version, component_count,
-		indexed_count, size, sha256, created_at) SELECT 'sub_bench' || x, $1, 'host-' || (x % `+fmt.Sprint(benchHosts)+`), '', '1.5', 100, 100, 1000, '00',
-		CAST($2 AS BIGINT) + x * 3000000 FROM n`, org.ID, start)
-	// Component k of submission s: popular for k < 30, else from the tail;
-	// versions 1.0.0 to 1.4.0.
-	exec("inventory", counter(benchSubs*benchPerSub)+`INSERT INTO inventory (org_id, submission_id, host, purl, ecosystem, name, version,
-		first_seen, last_seen)
-		SELECT $1, 'sub_bench' || s, 'host-' || (s % `+fmt.Sprint(benchHosts)+`), 'pkg:npm/lib-' || p || '@1.' || v || '.0', 'npm',
-			'lib-' || p, '1.' || v || '.0', CAST($2 AS BIGINT) + s * 3000000, CAST($2 AS BIGINT) + s * 3000000
-		FROM (SELECT x / 100 AS s, (x * 31) % 5 AS v,
-			CASE WHEN x % 100 < 30 THEN (x * 7919) % `+fmt.Sprint(benchPopular)+` ELSE `+fmt.Sprint(benchPopular)+` + (x * 104729) % `+fmt.Sprint(benchTail)+` END AS p
-			FROM n) t`, org.ID, start)
-	exec("sightings", `INSERT INTO inventory_sightings (org_id, host, ecosystem, name, version, purl, first_seen, last_seen, occurrences,
-		last_submission_id) SELECT org_id, host, ecosystem, name, version, MIN(purl), MIN(first_seen), MAX(last_seen), COUNT(*), MAX(submission_id)
-		FROM inventory WHERE org_id = $1 GROUP BY org_id, host, ecosystem, name, version`, org.ID)
-	exec("assets", counter(benchHosts)+`INSERT INTO assets (id, org_id, name, kind, criticality, first_seen, last_seen)
-		SELECT 'ast_bench' || x, $1, 'host-' || x, 'host', 'medium', $2, $2 FROM n`, org.ID, start)
-	kev := "x % 50 = 0"
-	exec("findings", counter(benchFindings)+`INSERT INTO findings (id, org_id, asset_id, purl, advisory_id, category, cwe, summary, aliases,
-		severity, cvss_score, kev, kev_date_added, fixed_versions, nearest_fix, risk_score, band, sla_due_at, status, owner, compliance,
-		source, first_seen, last_seen, resolved_at, updated_at, evidence)
-		SELECT 'fnd_' || (1000000 + x), $1, 'ast_bench' || (x % `+fmt.Sprint(benchHosts)+`), 'pkg:npm/lib-' || (x % 5000) || '@1.0.0',
-			'GHSA-bench-' || x, 'vulnerable_component', 'CWE-1395', 'A vulnerability in lib-' || (x % 5000), '[]',
-			CASE WHEN risk >= 90 THEN 'critical' WHEN risk >= 70 THEN 'high' WHEN risk >= 40 THEN 'medium' ELSE 'low' END, risk / 10.0,
-			`+kev+`, '', '["1.0.1"]', '1.0.1', risk,
-			CASE WHEN risk >= 90 THEN 'critical' WHEN risk >= 70 THEN 'high' WHEN risk >= 40 THEN 'medium' ELSE 'low' END,
-			first + CASE WHEN risk >= 90 THEN 3 WHEN risk >= 70 THEN 7 WHEN risk >= 40 THEN 30 ELSE 90 END * CAST(`+fmt.Sprint(benchDayMillis)+` AS BIGINT),
-			CASE WHEN x % 20 < 12 THEN 'open' WHEN x % 20 < 14 THEN 'accepted' WHEN x % 20 < 19 THEN 'resolved' ELSE 'false_positive' END,
-			CASE WHEN x % 10 < 3 THEN 'team-' || (x % `+fmt.Sprint(benchOwners)+`) ELSE '' END, '[]', 'sbom', first, first,
-			CASE WHEN x % 20 >= 14 AND x % 20 < 19 THEN first + (x % 10) * 3600000 END, first, '[]'
-		FROM (SELECT x, CASE WHEN `+kev+` THEN 95 ELSE (x * 37) % 100 END AS risk,
-			CAST($2 AS BIGINT) - (x % 365) * `+fmt.Sprint(benchDayMillis)+` - (x % 1000) * 60000 AS first FROM n) t`, org.ID, now.UnixMilli())
-	if db.Engine == store.Postgres {
-		// What autovacuum does after a bulk load: statistics, and the
-		// visibility map that allows index-only scans.
-		exec("analyze", `VACUUM ANALYZE`)
-	}
-	var inv, fs int
-	_ = db.QueryRow(ctx, `SELECT COUNT(*) FROM inventory`).Scan(&inv)
-	_ = db.QueryRow(ctx, `SELECT COUNT(*) FROM findings`).Scan(&fs)
-	b.Logf("%s: %d inventory rows, %d findings seeded in %v", db.Engine, inv, fs, time.Since(t0).Round(time.Second))
+	benchdata.SeedInventory(b, db, org.ID, benchShape, now.Add(-365*24*time.Hour))
+	benchdata.SeedFindings(b, db, org.ID, benchdata.Findings{N: benchFindings, Hosts: benchShape.Hosts, Owners: benchOwners}, now)
 }
 
 // BenchmarkPages measures the server time of the Overview, Inventory
@@ -158,9 +102,9 @@ func BenchmarkPages(b *testing.B) {
 				return d, w.Body.Len()
 			}
 			search := func() string {
-				p := r.IntN(benchPopular)
+				p := r.IntN(benchShape.Popular)
 				if r.IntN(2) == 0 {
-					p = benchPopular + r.IntN(benchTail)
+					p = benchShape.Popular + r.IntN(benchShape.Tail)
 				}
 				q := url.Values{"name": {fmt.Sprintf("lib-%d", p)}}
 				if r.IntN(2) == 0 {
@@ -179,7 +123,7 @@ func BenchmarkPages(b *testing.B) {
 				case 3:
 					return fmt.Sprintf("/findings?owner=team-%d", r.IntN(benchOwners))
 				case 4:
-					return fmt.Sprintf("/findings?asset=ast_bench%d", r.IntN(benchHosts))
+					return fmt.Sprintf("/findings?asset=ast_bench%d", r.IntN(benchShape.Hosts))
 				}
 				return "/findings?status=any&band=critical"
 			}

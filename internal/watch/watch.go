@@ -61,11 +61,17 @@ type Intel interface {
 	SyncDelta(ctx context.Context, syncID int64) (*intel.Delta, error)
 }
 
-// Reconciler writes an asset's findings for its current components;
-// *finding.Engine implements it.
+// Reconciler writes an asset's findings for its current components (or
+// several assets' in one transaction); *finding.Engine implements it.
 type Reconciler interface {
 	Reconcile(ctx context.Context, in finding.Input) (*finding.Result, error)
+	ReconcileBatch(ctx context.Context, ins []finding.Input) ([]*finding.Result, error)
 }
+
+// batchSize is how many sources a watch reconciles per transaction: few
+// enough that a transaction stays short (the writer is held for tens of
+// milliseconds), many enough that commits do not dominate a large run.
+const batchSize = 100
 
 // Service runs the watch.
 type Service struct {
@@ -222,12 +228,19 @@ func (s *Service) AfterSync(ctx context.Context, syncID int64) (int, error) {
 			}
 			bySource[k] = append(bySource[k], sentinel.Component{Purl: c.Purl, Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version})
 		}
-		for _, k := range order {
-			comps := bySource[k]
-			n += len(comps)
-			src := sentinel.LiveComponent{Host: k.host, SourceID: k.id, Kind: k.kind}
-			if _, err := s.Findings.Reconcile(ctx, input(org, src, comps, true, withdrawn)); err != nil {
-				return n, fmt.Errorf("watch %s/%s after sync %d: %w", org.Slug, k.host, syncID, err)
+		for start := 0; start < len(order); start += batchSize {
+			batch := order[start:min(start+batchSize, len(order))]
+			ins := make([]finding.Input, 0, len(batch))
+			for _, k := range batch {
+				comps := bySource[k]
+				src := sentinel.LiveComponent{Host: k.host, SourceID: k.id, Kind: k.kind}
+				ins = append(ins, input(org, src, comps, true, withdrawn))
+			}
+			if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
+				return n, fmt.Errorf("watch %s after sync %d: %w", org.Slug, syncID, err)
+			}
+			for _, k := range batch {
+				n += len(bySource[k])
 			}
 		}
 	}
