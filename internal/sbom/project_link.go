@@ -65,6 +65,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		return lockDir == "." || dir == lockDir || strings.HasPrefix(dir, lockDir+"/")
 	}
 	removed := map[int]bool{}
+	lockDirs := map[string]map[string]*dirComponents{} // by ecosystem, built once each
 	out := make([]sentinel.Component, 0, len(projects))
 	for _, pr := range projects {
 		p := pr.comp
@@ -90,7 +91,12 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		}
 		p.DependsOn = append(p.DependsOn, roots[dir]...)
 		if len(p.DependsOn) == 0 && len(pr.deps) > 0 {
-			p.DependsOn = declaredDeps(comps, removed, p.Ecosystem, dir, pr.deps)
+			idx, ok := lockDirs[p.Ecosystem]
+			if !ok {
+				idx = indexByDir(comps, p.Ecosystem)
+				lockDirs[p.Ecosystem] = idx
+			}
+			p.DependsOn = declaredDeps(comps, idx, removed, dir, pr.deps)
 		}
 		p.DependsOn = sortedUnique(p.DependsOn)
 		if len(p.DependsOn) == 0 {
@@ -110,33 +116,61 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 	return comps, out
 }
 
-// declaredDeps finds a manifest's declared dependencies among the
-// components of the nearest directory at or above dir that has a lockfile
-// of the ecosystem: by name, where that lockfile has one version of it.
-func declaredDeps(comps []sentinel.Component, removed map[int]bool, eco, dir string, names []string) []string {
-	byDir := map[string]map[string][]int{} // lockfile dir -> normalised name -> components
+// dirComponents are the components of one ecosystem that one directory's
+// lockfiles list: all of them, and by normalised name.
+type dirComponents struct {
+	all    []int
+	byName map[string][]int
+}
+
+// indexByDir indexes the components of eco by the directories of their
+// locations (a lockfile's directory).
+func indexByDir(comps []sentinel.Component, eco string) map[string]*dirComponents {
+	byDir := map[string]*dirComponents{}
 	for i, c := range comps {
-		if removed[i] || c.Ecosystem != eco {
+		if c.Ecosystem != eco {
 			continue
 		}
 		n := purl.NormalizeName(eco, c.Name)
 		for _, l := range c.Locations {
 			d := path.Dir(l)
-			if byDir[d] == nil {
-				byDir[d] = map[string][]int{}
+			dc := byDir[d]
+			if dc == nil {
+				dc = &dirComponents{byName: map[string][]int{}}
+				byDir[d] = dc
 			}
-			byDir[d][n] = append(byDir[d][n], i)
+			dc.all = append(dc.all, i)
+			dc.byName[n] = append(dc.byName[n], i)
 		}
 	}
-	for d := dir; ; d = path.Dir(d) {
-		if m, ok := byDir[d]; ok {
-			var out []string
-			for _, n := range names {
-				if is := m[n]; len(is) == 1 {
-					out = append(out, comps[is[0]].Purl)
-				}
+	return byDir
+}
+
+// declaredDeps finds a manifest's declared dependencies among the
+// components of the nearest directory at or above dir that has a lockfile
+// of the ecosystem (idx, from indexByDir): by name, where that lockfile has
+// one version of it. Components in removed (projects themselves) do not
+// count.
+func declaredDeps(comps []sentinel.Component, idx map[string]*dirComponents, removed map[int]bool, dir string, names []string) []string {
+	alive := func(is []int) (n, last int) {
+		for _, i := range is {
+			if !removed[i] {
+				n, last = n+1, i
 			}
-			return out
+		}
+		return n, last
+	}
+	for d := dir; ; d = path.Dir(d) {
+		if dc, ok := idx[d]; ok {
+			if n, _ := alive(dc.all); n > 0 {
+				var out []string
+				for _, name := range names {
+					if n, i := alive(dc.byName[name]); n == 1 {
+						out = append(out, comps[i].Purl)
+					}
+				}
+				return out
+			}
 		}
 		if d == "." || d == "/" {
 			return nil
