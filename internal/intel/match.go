@@ -5,8 +5,11 @@ package intel
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/purl"
@@ -75,7 +78,7 @@ func (idx *Index) Stats() IndexStats { return idx.stats }
 // purl of a type without advisories (pkg:generic, pkg:github) or without a
 // version yields no matches.
 func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
-	r, err := idx.matchPurl(p)
+	r, err := idx.matchPurl(p, nil)
 	return r.Matches, err
 }
 
@@ -83,16 +86,117 @@ func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
 // API answers them. A purl that cannot be parsed gets an Error ("cannot
 // parse the purl: ...") instead of failing the batch. Matches is never
 // nil, in these results and MatchPackage's.
+//
+// A large batch is split into chunks that GOMAXPROCS workers take in turn;
+// each result is written at its input position, so the output does not
+// depend on the scheduling.
 func (idx *Index) MatchBatch(purls []string) []sentinel.MatchResult {
 	out := make([]sentinel.MatchResult, len(purls))
-	for i, p := range purls {
-		r, err := idx.matchPurl(p)
-		if err != nil {
-			r.Error = "cannot parse the purl: " + err.Error()
-		}
-		out[i] = r
+	chunks := (len(purls) + batchChunk - 1) / batchChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		idx.matchChunk(purls, out)
+		return out
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks {
+					return
+				}
+				from, to := c*batchChunk, min((c+1)*batchChunk, len(purls))
+				idx.matchChunk(purls[from:to], out[from:to])
+			}
+		})
+	}
+	wg.Wait()
 	return out
+}
+
+// batchChunk is the number of purls a MatchBatch worker takes at a time:
+// large enough that handing out chunks costs nothing, small enough that
+// the workers finish together.
+const batchChunk = 256
+
+// matchChunk matches purls into out (of the same length).
+//
+// It works through them a group at a time, in stages: first every purl of
+// the group is read and its package looked up, then the first entry,
+// range and event of every package found are loaded, then each is
+// answered. Those loads are independent of one another, so the processor
+// has them in flight together, where a purl at a time waits for each in
+// turn: against a large index, most of a match is waiting for memory.
+func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
+	var slab matchSlab
+	var qs [matchGroup]query
+	for len(purls) > 0 {
+		n := min(len(purls), matchGroup)
+		for i := range n {
+			qs[i] = query{}
+			idx.lookup(&qs[i], purls[i])
+		}
+		var sink uint32
+		for i := range n {
+			sink += qs[i].pkg.touch()
+		}
+		touchSink.Add(sink)
+		for i := range n {
+			r, err := idx.answer(&qs[i], &slab)
+			if err != nil {
+				r.Error = "cannot parse the purl: " + err.Error()
+			}
+			out[i] = r
+		}
+		purls, out = purls[n:], out[n:]
+	}
+}
+
+// matchGroup is the number of purls matchChunk takes through each stage
+// together.
+const matchGroup = 16
+
+// touchSink keeps the loads of touch from being optimised away.
+var touchSink atomic.Uint32
+
+// touch loads the start of the package's entries and of their first
+// events, for matchChunk; the value is meaningless.
+func (p *pkgIndex) touch() uint32 {
+	if len(p.entries) == 0 {
+		return 0
+	}
+	e := &p.entries[0]
+	x := uint32(len(e.release))
+	if len(e.ranges) > 0 && len(e.ranges[0].events) > 0 {
+		x += e.ranges[0].events[0].v.fast[0]
+	}
+	return x
+}
+
+// matchSlab hands out the Matches slices of a batch from larger blocks:
+// one allocation for many matched components instead of one each. Each
+// slice is clipped, so appending to one result's matches never writes
+// into another's.
+type matchSlab struct {
+	free []sentinel.AdvisoryMatch
+}
+
+// slabBlock is the number of matches a slab block holds.
+const slabBlock = 64
+
+// take returns n zero matches; a nil slab allocates them on their own.
+func (s *matchSlab) take(n int) []sentinel.AdvisoryMatch {
+	if s == nil || n > slabBlock/2 {
+		return make([]sentinel.AdvisoryMatch, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]sentinel.AdvisoryMatch, slabBlock)
+	}
+	m := s.free[:n:n]
+	s.free = s.free[n:]
+	return m
 }
 
 // MatchPackage matches an OSV (ecosystem, name, version) directly, for
@@ -119,32 +223,67 @@ func noMatches() []sentinel.AdvisoryMatch { return []sentinel.AdvisoryMatch{} }
 
 // matchPurl matches one purl; the error is the purl's parse error, for
 // Match to return and MatchBatch to put in the result.
-func (idx *Index) matchPurl(p string) (sentinel.MatchResult, error) {
+func (idx *Index) matchPurl(p string, slab *matchSlab) (sentinel.MatchResult, error) {
+	var q query
+	idx.lookup(&q, p)
+	return idx.answer(&q, slab)
+}
+
+// query is one purl of a match between its two stages: lookup reads it and
+// finds its package, answer evaluates the package's entries.
+type query struct {
+	purl     string
+	eco, ver string
+	eol      *sentinel.EOLStatus
+	pkg      pkgIndex
+	found    bool
+	// done is set when lookup has the answer (res, err) already: a purl
+	// that does not parse, of a type without advisories, or without a
+	// version.
+	done bool
+	res  sentinel.MatchResult
+	err  error
+}
+
+// lookup reads the purl p into q and looks its package up.
+func (idx *Index) lookup(q *query, p string) {
+	q.purl = p
 	u, eco, name, err := purl.Resolve(p)
 	if err != nil {
+		q.done = true
 		if errors.Is(err, purl.ErrUnsupported) {
-			return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: idx.eol.status(u, idx.now())}, nil
+			q.res = sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: idx.eol.status(u, idx.now())}
+			return
 		}
-		return sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
+		q.res, q.err = sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
+		return
 	}
 	// The key is built in a stack buffer: map lookups with string(b) do
 	// not allocate.
 	var buf [128]byte
 	key := appendPackageKey(buf[:0], eco, name)
-	var eol *sentinel.EOLStatus
 	if idx.eol.types[u.Type] && u.Version != "" {
-		eol = idx.eol.statusByKey(string(key), u, idx.now())
+		q.eol = idx.eol.statusByKey(string(key), u, idx.now())
 	}
 	if u.Version == "" {
-		return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: eol}, nil
+		q.done = true
+		q.res = sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: q.eol}
+		return
 	}
-	ver := u.Version
+	q.eco, q.ver = eco, u.Version
 	if len(u.Qualifiers) > 0 { // a distribution package's source or epoch
-		ver = purl.Version(u)
+		q.ver = purl.Version(u)
 	}
-	pkg, found := idx.pkgs[string(key)]
-	r := idx.matchPkg(pkg, found, eco, ver, eol)
-	r.Purl = p
+	q.pkg, q.found = idx.pkgs[string(key)]
+}
+
+// answer is the match for a looked-up query.
+func (idx *Index) answer(q *query, slab *matchSlab) (sentinel.MatchResult, error) {
+	if q.done {
+		return q.res, q.err
+	}
+	r := idx.matchPkg(q.pkg, q.found, q.eco, q.ver, q.eol, slab)
+	r.Purl = q.purl
 	return r, nil
 }
 
@@ -168,11 +307,11 @@ func appendPackageKey(b []byte, eco, name string) []byte {
 // the matches.
 func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
 	pkg, found := idx.pkgs[key]
-	return idx.matchPkg(pkg, found, eco, ver, eol)
+	return idx.matchPkg(pkg, found, eco, ver, eol, nil)
 }
 
 // matchPkg is matchKey with the package looked up.
-func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
+func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *sentinel.EOLStatus, slab *matchSlab) sentinel.MatchResult {
 	base, release, _ := strings.Cut(eco, ":")
 	res := sentinel.MatchResult{Matches: noMatches(), EOL: eol}
 	if !found || ver == "" {
@@ -186,7 +325,7 @@ func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *senti
 		hits = m.walkHits(hitBuf[:0], &res)
 	}
 	if len(hits) > 0 {
-		res.Matches = make([]sentinel.AdvisoryMatch, len(hits))
+		res.Matches = slab.take(len(hits))
 		for i, e := range hits {
 			res.Matches[i] = newMatch(e, release, m.q(false), eol, base)
 		}
@@ -228,8 +367,17 @@ func (m *matcher) q(semver bool) *qversion {
 		// one of the package's breakpoints, takes that breakpoint's parsed
 		// form: the same parse, done once when the index was built. A plain
 		// numeric version parses faster than it is looked up.
-		if t := m.pkg.tabs[i]; t != nil && !plainFast(eco, m.ver) {
-			if v, ok := t.parsed(m.ver); ok {
+		// A walked package has no table: its own event and listed versions
+		// are few, and the walk reads them anyway.
+		if !plainFast(eco, m.ver) {
+			var v *version
+			var ok bool
+			if t := m.pkg.tabs[i]; t != nil {
+				v, ok = t.parsed(m.ver)
+			} else if m.pkg.walk {
+				v, ok = m.pkg.parsed(semver, m.ver)
+			}
+			if ok {
 				m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
 				return &m.qv[i]
 			}
