@@ -47,7 +47,7 @@ type IndexStats struct {
 // Index answers matches from memory. It is immutable after NewIndex and safe
 // for concurrent use.
 type Index struct {
-	pkgs  map[string]pkgIndex // entries of a package stored together, for locality; by value, one miss fewer
+	pkgs  pkgTable // the compiled packages, by key
 	eol   eolIndex
 	now   func() time.Time
 	stats IndexStats
@@ -125,6 +125,14 @@ type entry struct {
 	meta    *advMeta
 	release string // ecosystem suffix ("11", "v3.18", "22.04:LTS"), or ""
 	ranges  []evRange
+	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
+	// compiled, or when GIT ranges are the only ranges; such an entry is
+	// reported as undecided unless another range or the versions list
+	// matches.
+	undecidable bool
+	// hasListed is set when listed or listedStrs is not empty, so that the
+	// walk reads them (further into the entry) only then.
+	hasListed bool
 	// listed is the explicit versions list (those the ranges do not already
 	// cover), parsed and sorted in ecosystem order without duplicates: a
 	// listed version matches every version equal to it in the ecosystem's
@@ -134,11 +142,6 @@ type entry struct {
 	// semver-like ecosystems: those match by string equality only.
 	listed     []fixedVer
 	listedStrs []string
-	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
-	// compiled, or when GIT ranges are the only ranges; such an entry is
-	// reported as undecided unless another range or the versions list
-	// matches.
-	undecidable bool
 
 	eco   string     // base ecosystem
 	sev   *sevInfo   // affected-level severity when it differs from meta.sev
@@ -195,7 +198,6 @@ type fixedVer struct {
 // of several records with one id the most recently modified wins.
 func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts Options) *Index {
 	idx := &Index{
-		pkgs:    make(map[string]pkgIndex),
 		eol:     newEOLIndex(eol),
 		now:     opts.Now,
 		ordered: make(map[string]bool),
@@ -266,9 +268,16 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 	if opts.tableMinPoints != 0 {
 		minPoints = max(opts.tableMinPoints, 0)
 	}
-	for k, es := range building {
-		idx.pkgs[k] = *newPkgIndex(es, minPoints)
+	keys := make([]string, 0, len(building))
+	for k := range building {
+		keys = append(keys, k)
 	}
+	sort.Strings(keys)
+	pkgs := make([]pkgIndex, len(keys))
+	for i, k := range keys {
+		pkgs[i] = *newPkgIndex(building[k], minPoints)
+	}
+	idx.pkgs = newPkgTable(keys, pkgs)
 	idx.ordered, idx.parsed = nil, nil
 	return idx
 }
@@ -415,6 +424,7 @@ func (idx *Index) compile(meta *advMeta, a *Advisory, aff *Affected, top databas
 		e.listed = sortFixed(base, listed)
 		sort.Strings(strs)
 		e.listedStrs = slices.Clip(slices.Compact(strs))
+		e.hasListed = len(e.listed) > 0 || len(e.listedStrs) > 0
 	}
 	return e
 }

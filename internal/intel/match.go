@@ -4,6 +4,7 @@ package intel
 // compiled entries (NewIndex, in index.go).
 
 import (
+	"bytes"
 	"errors"
 	"runtime"
 	"slices"
@@ -123,28 +124,55 @@ const batchChunk = 256
 
 // matchChunk matches purls into out (of the same length).
 //
-// It works through them a group at a time, in stages: first every purl of
-// the group is read and its package looked up, then the first entry,
-// range and event of every package found are loaded, then each is
-// answered. Those loads are independent of one another, so the processor
-// has them in flight together, where a purl at a time waits for each in
-// turn: against a large index, most of a match is waiting for memory.
+// It works through them a group at a time, in stages: read every purl of
+// the group and hash its package key; read the first slot each key
+// probes; read each candidate package and its key; read the start of each
+// package's entries, ranges and events; then confirm each key and answer.
+// Each stage's loads are independent of one another, so the processor has
+// a group's cache misses in flight together, where a purl at a time waits
+// for each in turn: against a large index, most of a match is waiting for
+// memory.
 func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 	var slab matchSlab
 	var qs [matchGroup]query
+	t := &idx.pkgs
 	for len(purls) > 0 {
 		n := min(len(purls), matchGroup)
+		var sink uint64
 		for i := range n {
 			qs[i] = query{}
-			idx.lookup(&qs[i], purls[i])
+			idx.read(&qs[i], purls[i])
+			if !qs[i].done && len(t.slots) > 0 {
+				sink += *t.slot(qs[i].hash)
+			}
 		}
-		var sink uint32
 		for i := range n {
-			sink += qs[i].pkg.touch()
+			q := &qs[i]
+			q.cand = -1
+			if !q.done {
+				q.cand = t.candidate(q.hash)
+			}
+			if q.cand >= 0 {
+				sink += uint64(len(t.keys[q.cand]) + len(t.pkgs[q.cand].entries))
+			}
+		}
+		for i := range n {
+			if c := qs[i].cand; c >= 0 && len(t.keys[c]) > 0 {
+				sink += uint64(t.keys[c][0]) + t.pkgs[c].touch()
+			}
+		}
+		for i := range n {
+			if c := qs[i].cand; c >= 0 {
+				sink += t.pkgs[c].touchMeta()
+			}
 		}
 		touchSink.Add(sink)
 		for i := range n {
-			r, err := idx.answer(&qs[i], &slab)
+			q := &qs[i]
+			if !q.done {
+				idx.resolve(q, q.cand)
+			}
+			r, err := idx.answer(q, &slab)
 			if err != nil {
 				r.Error = "cannot parse the purl: " + err.Error()
 			}
@@ -158,19 +186,34 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 // together.
 const matchGroup = 16
 
-// touchSink keeps the loads of touch from being optimised away.
-var touchSink atomic.Uint32
+// touchSink keeps the loads of matchChunk's early stages from being
+// optimised away.
+var touchSink atomic.Uint64
 
-// touch loads the start of the package's entries and of their first
-// events, for matchChunk; the value is meaningless.
-func (p *pkgIndex) touch() uint32 {
-	if len(p.entries) == 0 {
-		return 0
+// touchMeta loads the advisory data of the entries touch loaded: what a
+// match through them reads.
+func (p *pkgIndex) touchMeta() uint64 {
+	var x uint64
+	for i := range min(len(p.entries), 4) {
+		e := &p.entries[i]
+		x += uint64(len(e.meta.sev.label))
+		if e.sevSiblings != nil {
+			x += uint64(len(e.sevSiblings.label))
+		}
 	}
-	e := &p.entries[0]
-	x := uint32(len(e.release))
-	if len(e.ranges) > 0 && len(e.ranges[0].events) > 0 {
-		x += e.ranges[0].events[0].v.fast[0]
+	return x
+}
+
+// touch loads the start of the package's entries (up to a few) and of
+// their first ranges' events, for matchChunk; the value is meaningless.
+func (p *pkgIndex) touch() uint64 {
+	var x uint64
+	for i := range min(len(p.entries), 4) {
+		e := &p.entries[i]
+		x += uint64(len(e.release))
+		if len(e.ranges) > 0 && len(e.ranges[0].events) > 0 {
+			x += uint64(e.ranges[0].events[0].v.fast[0])
+		}
 	}
 	return x
 }
@@ -225,19 +268,27 @@ func noMatches() []sentinel.AdvisoryMatch { return []sentinel.AdvisoryMatch{} }
 // Match to return and MatchBatch to put in the result.
 func (idx *Index) matchPurl(p string, slab *matchSlab) (sentinel.MatchResult, error) {
 	var q query
-	idx.lookup(&q, p)
+	idx.read(&q, p)
+	if !q.done {
+		idx.resolve(&q, idx.pkgs.candidate(q.hash))
+	}
 	return idx.answer(&q, slab)
 }
 
-// query is one purl of a match between its two stages: lookup reads it and
-// finds its package, answer evaluates the package's entries.
+// query is one purl of a match on its way through the stages: read parses
+// it and hashes its package key, resolve finds the package, answer
+// evaluates the package's entries.
 type query struct {
 	purl     string
 	eco, ver string
 	eol      *sentinel.EOLStatus
-	pkg      pkgIndex
-	found    bool
-	// done is set when lookup has the answer (res, err) already: a purl
+	key      []byte // the package key when it does not fit kbuf, else nil
+	kbuf     [96]byte
+	klen     int // the length of the key in kbuf
+	hash     uint64
+	cand     int // first candidate package (pkgTable.candidate), or -1
+	pkg      *pkgIndex
+	// done is set when read has the answer (res, err) already: a purl
 	// that does not parse, of a type without advisories, or without a
 	// version.
 	done bool
@@ -245,8 +296,8 @@ type query struct {
 	err  error
 }
 
-// lookup reads the purl p into q and looks its package up.
-func (idx *Index) lookup(q *query, p string) {
+// read parses the purl p into q and hashes its package key.
+func (idx *Index) read(q *query, p string) {
 	q.purl = p
 	u, eco, name, err := purl.Resolve(p)
 	if err != nil {
@@ -258,11 +309,16 @@ func (idx *Index) lookup(q *query, p string) {
 		q.res, q.err = sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
 		return
 	}
-	// The key is built in a stack buffer: map lookups with string(b) do
-	// not allocate.
-	var buf [128]byte
-	key := appendPackageKey(buf[:0], eco, name)
+	// The key is built in kbuf; q keeps no pointer into itself, so that
+	// a query on the stack stays there.
+	key := appendPackageKey(q.kbuf[:0], eco, name)
+	if len(key) <= len(q.kbuf) {
+		q.klen = len(key)
+	} else {
+		q.key = bytes.Clone(key)
+	}
 	if idx.eol.types[u.Type] && u.Version != "" {
+		// Map lookups with string(b) do not allocate.
 		q.eol = idx.eol.statusByKey(string(key), u, idx.now())
 	}
 	if u.Version == "" {
@@ -274,15 +330,30 @@ func (idx *Index) lookup(q *query, p string) {
 	if len(u.Qualifiers) > 0 { // a distribution package's source or epoch
 		q.ver = purl.Version(u)
 	}
-	q.pkg, q.found = idx.pkgs[string(key)]
+	q.hash = idx.pkgs.hash(key)
 }
 
-// answer is the match for a looked-up query.
+// pkgKey is q's package key.
+func (q *query) pkgKey() []byte {
+	if q.key != nil {
+		return q.key
+	}
+	return q.kbuf[:q.klen]
+}
+
+// resolve finds q's package from its first candidate c.
+func (idx *Index) resolve(q *query, c int) {
+	if i := confirm(&idx.pkgs, q.pkgKey(), q.hash, c); i >= 0 {
+		q.pkg = &idx.pkgs.pkgs[i]
+	}
+}
+
+// answer is the match for a resolved query.
 func (idx *Index) answer(q *query, slab *matchSlab) (sentinel.MatchResult, error) {
 	if q.done {
 		return q.res, q.err
 	}
-	r := idx.matchPkg(q.pkg, q.found, q.eco, q.ver, q.eol, slab)
+	r := idx.matchPkg(q.pkg, q.eco, q.ver, q.eol, slab)
 	r.Purl = q.purl
 	return r, nil
 }
@@ -306,18 +377,18 @@ func appendPackageKey(b []byte, eco, name string) []byte {
 // hits (through the decision tables, or by walking every entry), and build
 // the matches.
 func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
-	pkg, found := idx.pkgs[key]
-	return idx.matchPkg(pkg, found, eco, ver, eol, nil)
+	pkg, _ := idx.pkgs.get(key)
+	return idx.matchPkg(pkg, eco, ver, eol, nil)
 }
 
 // matchPkg is matchKey with the package looked up.
-func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *sentinel.EOLStatus, slab *matchSlab) sentinel.MatchResult {
+func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStatus, slab *matchSlab) sentinel.MatchResult {
 	base, release, _ := strings.Cut(eco, ":")
 	res := sentinel.MatchResult{Matches: noMatches(), EOL: eol}
-	if !found || ver == "" {
+	if pkg == nil || ver == "" {
 		return res
 	}
-	m := matcher{pkg: pkg, base: base, release: release, ver: ver}
+	m := matcher{pkg: *pkg, base: base, release: release, ver: ver}
 	var hitBuf [16]*entry
 	hits, ok := m.tableHits(hitBuf[:0], &res)
 	if !ok {
@@ -419,7 +490,7 @@ func (m *matcher) walkHits(hits []*entry, res *sentinel.MatchResult) []*entry {
 			}
 			hit = aff
 		}
-		if !hit && (len(e.listed) > 0 || len(e.listedStrs) > 0) {
+		if !hit && e.hasListed {
 			hit = e.isListed(m.q(false), listV)
 		}
 		if !hit {
