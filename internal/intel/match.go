@@ -140,6 +140,11 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 		n := min(len(purls), matchGroup)
 		var sink uint64
 		for i := range n {
+			if p := purls[i]; len(p) > 0 {
+				sink += uint64(p[0]) + uint64(p[len(p)-1])
+			}
+		}
+		for i := range n {
 			qs[i] = query{}
 			idx.read(&qs[i], purls[i])
 			if !qs[i].done && len(t.slots) > 0 {
@@ -197,8 +202,14 @@ func (p *pkgIndex) touchMeta() uint64 {
 	for i := range min(len(p.entries), 4) {
 		e := &p.entries[i]
 		x += uint64(len(e.meta.sev.label))
+		if e.sev != nil {
+			x += uint64(len(e.sev.label))
+		}
 		if e.sevSiblings != nil {
 			x += uint64(len(e.sevSiblings.label))
+		}
+		if len(e.allFixed) > 0 {
+			x += uint64(e.allFixed[0].v.nfast)
 		}
 	}
 	return x
