@@ -399,7 +399,7 @@ func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStat
 	if pkg == nil || ver == "" {
 		return res
 	}
-	m := matcher{pkg: *pkg, base: base, release: release, ver: ver}
+	m := matcher{pkg: pkg, base: base, release: release, ver: ver}
 	var hitBuf [16]*entry
 	hits, ok := m.tableHits(hitBuf[:0], &res)
 	if !ok {
@@ -427,7 +427,7 @@ func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStat
 
 // matcher holds one query against one package.
 type matcher struct {
-	pkg           pkgIndex // a copy: a pointer to the caller's would make it escape
+	pkg           *pkgIndex
 	base, release string
 	ver           string
 	// qv are the query version parsed per range domain: base, and "npm"
@@ -522,7 +522,7 @@ func (m *matcher) walkHits(hits []*entry, res *sentinel.MatchResult) []*entry {
 // listed by string. ok is false when the query version cannot be placed
 // among some table's breakpoints; the caller then walks.
 func (m *matcher) tableHits(hits []*entry, res *sentinel.MatchResult) ([]*entry, bool) {
-	p := &m.pkg
+	p := m.pkg
 	if p.walk {
 		return hits, false
 	}

@@ -64,7 +64,7 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 		for _, rel := range releases {
 			for _, v := range versions {
 				checked++
-				tm := matcher{pkg: p, base: base, release: rel, ver: v}
+				tm := matcher{pkg: &p, base: base, release: rel, ver: v}
 				var tr sentinel.MatchResult
 				th, ok := tm.tableHits(nil, &tr)
 				if !ok {
@@ -75,7 +75,7 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 				// parsed form.
 				bare := p
 				bare.tabs = [2]*decisionTable{}
-				wm := matcher{pkg: bare, base: base, release: rel, ver: v}
+				wm := matcher{pkg: &bare, base: base, release: rel, ver: v}
 				var wr sentinel.MatchResult
 				wh := wm.walkHits(nil, &wr)
 				if diff := cmp.Diff(hitIDs(wh), hitIDs(th)); diff != "" {
