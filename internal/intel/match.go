@@ -195,10 +195,17 @@ const matchGroup = 16
 // optimised away.
 var touchSink atomic.Uint64
 
-// touchMeta loads the advisory data of the entries touch loaded: what a
-// match through them reads.
+// touchMeta loads the advisory data of the entries touch loaded, what a
+// match through them reads, and the first breakpoints a table lookup
+// compares with.
 func (p *pkgIndex) touchMeta() uint64 {
 	var x uint64
+	for _, t := range p.tabs {
+		if t != nil && len(t.points) > 0 {
+			n := len(t.points)
+			x += uint64(t.points[n/2].v.nfast + t.points[n/4].v.nfast + t.points[3*n/4].v.nfast)
+		}
+	}
 	for i := range min(len(p.entries), 4) {
 		e := &p.entries[i]
 		x += uint64(len(e.meta.sev.label))
@@ -219,6 +226,11 @@ func (p *pkgIndex) touchMeta() uint64 {
 // their first ranges' events, for matchChunk; the value is meaningless.
 func (p *pkgIndex) touch() uint64 {
 	var x uint64
+	for _, t := range p.tabs {
+		if t != nil {
+			x += uint64(len(t.points))
+		}
+	}
 	for i := range min(len(p.entries), 4) {
 		e := &p.entries[i]
 		x += uint64(len(e.release))
