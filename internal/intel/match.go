@@ -136,9 +136,9 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 	var slab matchSlab
 	var qs [matchGroup]query
 	t := &idx.pkgs
+	var sink uint64
 	for len(purls) > 0 {
 		n := min(len(purls), matchGroup)
-		var sink uint64
 		for i := range n {
 			if p := purls[i]; len(p) > 0 {
 				sink += uint64(p[0]) + uint64(p[len(p)-1])
@@ -171,7 +171,6 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 				sink += t.pkgs[c].touchMeta()
 			}
 		}
-		touchSink.Add(sink)
 		for i := range n {
 			q := &qs[i]
 			if !q.done {
@@ -185,6 +184,7 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 		}
 		purls, out = purls[n:], out[n:]
 	}
+	touchSink.Add(sink)
 }
 
 // matchGroup is the number of purls matchChunk takes through each stage

@@ -57,7 +57,12 @@ func (t *pkgTable) all() iter.Seq2[string, pkgIndex] {
 }
 
 // hash is the first step of a lookup: the key's hash.
-func (t *pkgTable) hash(key []byte) uint64 { return maphash.Bytes(t.seed, key) }
+func (t *pkgTable) hash(key []byte) uint64 {
+	if len(t.slots) == 0 {
+		return 0 // an empty table (no seed either): every lookup misses
+	}
+	return maphash.Bytes(t.seed, key)
+}
 
 // slot is the first slot a key of hash h probes; reading it early is the
 // point of splitting the lookup.
@@ -117,6 +122,9 @@ func find[K string | []byte](t *pkgTable, key K, h uint64) int {
 
 // get returns the package of key.
 func (t *pkgTable) get(key string) (*pkgIndex, bool) {
+	if len(t.slots) == 0 {
+		return nil, false
+	}
 	i := find(t, key, maphash.String(t.seed, key))
 	if i < 0 {
 		return nil, false
