@@ -463,18 +463,23 @@ func (m *matcher) q(semver bool) *qversion {
 		// numeric version parses faster than it is looked up.
 		// A walked package has no table: its own event and listed versions
 		// are few, and the walk reads them anyway.
-		if !plainFast(eco, m.ver) {
-			var v *version
-			var ok bool
-			if t := m.pkg.tabs[i]; t != nil {
-				v, ok = t.parsed(m.ver)
-			} else if m.pkg.walk {
-				v, ok = m.pkg.parsed(semver, m.ver)
-			}
-			if ok {
-				m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
+		if fastEcosystems[eco] {
+			if v, _, ok := parseFast(m.ver, semverLike[eco]); ok {
+				// What init makes of a plain version, parsed once.
+				m.qv[i] = qversion{version: v, s: m.ver, eco: eco}
 				return &m.qv[i]
 			}
+		}
+		var v *version
+		var ok bool
+		if t := m.pkg.tabs[i]; t != nil {
+			v, ok = t.parsed(m.ver)
+		} else if m.pkg.walk {
+			v, ok = m.pkg.parsed(semver, m.ver)
+		}
+		if ok {
+			m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
+			return &m.qv[i]
 		}
 		m.qv[i].init(eco, m.ver)
 	}
