@@ -217,6 +217,8 @@ func (p *pkgIndex) touchMeta() uint64 {
 		}
 		if len(e.allFixed) > 0 {
 			x += uint64(e.allFixed[0].v.nfast)
+		} else if len(e.fixed) > 0 {
+			x += uint64(e.fixed[0].v.nfast)
 		}
 	}
 	return x
