@@ -96,20 +96,22 @@ func (idx *Index) MatchBatch(purls []string) []sentinel.MatchResult {
 	chunks := (len(purls) + batchChunk - 1) / batchChunk
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	if workers <= 1 {
-		idx.matchChunk(purls, out)
+		var slab matchSlab
+		idx.matchChunk(purls, out, &slab)
 		return out
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			var slab matchSlab // one per worker: blocks run on across chunks
 			for {
 				c := int(next.Add(1)) - 1
 				if c >= chunks {
 					return
 				}
 				from, to := c*batchChunk, min((c+1)*batchChunk, len(purls))
-				idx.matchChunk(purls[from:to], out[from:to])
+				idx.matchChunk(purls[from:to], out[from:to], &slab)
 			}
 		})
 	}
@@ -122,7 +124,8 @@ func (idx *Index) MatchBatch(purls []string) []sentinel.MatchResult {
 // the workers finish together.
 const batchChunk = 256
 
-// matchChunk matches purls into out (of the same length).
+// matchChunk matches purls into out (of the same length), taking their
+// matches from slab.
 //
 // It works through them a group at a time, in stages: read every purl of
 // the group and hash its package key; read the first slot each key
@@ -132,8 +135,7 @@ const batchChunk = 256
 // a group's cache misses in flight together, where a purl at a time waits
 // for each in turn: against a large index, most of a match is waiting for
 // memory.
-func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
-	var slab matchSlab
+func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult, slab *matchSlab) {
 	var qs [matchGroup]query
 	t := &idx.pkgs
 	var sink uint64
@@ -176,7 +178,7 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult) {
 			if !q.done {
 				idx.resolve(q, q.cand)
 			}
-			r, err := idx.answer(q, &slab)
+			r, err := idx.answer(q, slab)
 			if err != nil {
 				r.Error = "cannot parse the purl: " + err.Error()
 			}
