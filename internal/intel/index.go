@@ -47,7 +47,7 @@ type IndexStats struct {
 // Index answers matches from memory. It is immutable after NewIndex and safe
 // for concurrent use.
 type Index struct {
-	pkgs  map[string]pkgIndex // entries of a package stored together, for locality; by value, one miss fewer
+	pkgs  pkgTable // the compiled packages, by key
 	eol   eolIndex
 	now   func() time.Time
 	stats IndexStats
@@ -72,6 +72,29 @@ func (idx *Index) AdvisoriesOf(id string) []string {
 // parsed values also shares their memory.
 type buildCache struct {
 	m map[string]*qversion
+	// strs interns the strings the index keeps (versions, ecosystems,
+	// releases, CWE ids, severity labels and vectors): records repeat them
+	// by the thousand, and one copy of each is less memory and fewer
+	// objects for the collector to mark.
+	strs map[string]string
+}
+
+// str returns the interned copy of s; nil c means no interning.
+func (c *buildCache) str(s string) string {
+	if c == nil {
+		return s
+	}
+	if t, ok := c.strs[s]; ok {
+		return t
+	}
+	c.strs[s] = s
+	return s
+}
+
+// sev interns the strings of a severity.
+func (c *buildCache) sev(si sevInfo) sevInfo {
+	si.label, si.vector = c.str(si.label), c.str(si.vector)
+	return si
 }
 
 // q returns the parsed form of s in eco; nil c means no caching.
@@ -125,6 +148,14 @@ type entry struct {
 	meta    *advMeta
 	release string // ecosystem suffix ("11", "v3.18", "22.04:LTS"), or ""
 	ranges  []evRange
+	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
+	// compiled, or when GIT ranges are the only ranges; such an entry is
+	// reported as undecided unless another range or the versions list
+	// matches.
+	undecidable bool
+	// hasListed is set when listed or listedStrs is not empty, so that the
+	// walk reads them (further into the entry) only then.
+	hasListed bool
 	// listed is the explicit versions list (those the ranges do not already
 	// cover), parsed and sorted in ecosystem order without duplicates: a
 	// listed version matches every version equal to it in the ecosystem's
@@ -134,11 +165,6 @@ type entry struct {
 	// semver-like ecosystems: those match by string equality only.
 	listed     []fixedVer
 	listedStrs []string
-	// undecidable is set when a SEMVER/ECOSYSTEM range could not be
-	// compiled, or when GIT ranges are the only ranges; such an entry is
-	// reported as undecided unless another range or the versions list
-	// matches.
-	undecidable bool
 
 	eco   string     // base ecosystem
 	sev   *sevInfo   // affected-level severity when it differs from meta.sev
@@ -195,11 +221,10 @@ type fixedVer struct {
 // of several records with one id the most recently modified wins.
 func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts Options) *Index {
 	idx := &Index{
-		pkgs:    make(map[string]pkgIndex),
 		eol:     newEOLIndex(eol),
 		now:     opts.Now,
 		ordered: make(map[string]bool),
-		parsed:  &buildCache{m: make(map[string]*qversion)},
+		parsed:  &buildCache{m: make(map[string]*qversion), strs: make(map[string]string)},
 	}
 	if idx.now == nil {
 		idx.now = time.Now
@@ -241,7 +266,7 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 				idx.byID[k] = append(idx.byID[k], a.ID)
 			}
 		}
-		meta := newMeta(a, kevs)
+		meta := newMeta(a, kevs, idx.parsed)
 		if meta.kev {
 			idx.stats.KEVLinked++
 		}
@@ -266,22 +291,33 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 	if opts.tableMinPoints != 0 {
 		minPoints = max(opts.tableMinPoints, 0)
 	}
-	for k, es := range building {
-		idx.pkgs[k] = *newPkgIndex(es, minPoints)
+	keys := make([]string, 0, len(building))
+	for k := range building {
+		keys = append(keys, k)
 	}
+	sort.Strings(keys)
+	pkgs := make([]pkgIndex, len(keys))
+	for i, k := range keys {
+		pkgs[i] = *newPkgIndex(building[k], minPoints)
+	}
+	idx.pkgs = newPkgTable(keys, pkgs)
 	idx.ordered, idx.parsed = nil, nil
 	return idx
 }
 
-func newMeta(a *Advisory, kevs map[string]KEVEntry) *advMeta {
+func newMeta(a *Advisory, kevs map[string]KEVEntry, c *buildCache) *advMeta {
 	top := decodeSpecific(a.DatabaseSpecific)
+	cwes := make([]string, len(top.CWEIDs))
+	for i, w := range top.CWEIDs {
+		cwes[i] = c.str(w)
+	}
 	m := &advMeta{
 		id:        a.ID,
 		aliases:   slices.Clip(nonNil(a.Aliases)),
 		summary:   a.Summary,
-		cwes:      slices.Clip(nonNil(top.CWEIDs)),
+		cwes:      cwes,
 		modified:  a.Modified,
-		sev:       resolveSeverity(a, nil, top),
+		sev:       c.sev(resolveSeverity(a, nil, top)),
 		malicious: strings.HasPrefix(a.ID, "MAL-"),
 	}
 	if m.malicious {
@@ -335,8 +371,9 @@ func firstLine(s string) string {
 // nothing to match on.
 func (idx *Index) compile(meta *advMeta, a *Advisory, aff *Affected, top databaseSpecific) *entry {
 	base, release, _ := strings.Cut(aff.Package.Ecosystem, ":")
-	e := &entry{meta: meta, eco: base, release: release}
+	e := &entry{meta: meta, eco: idx.parsed.str(base), release: idx.parsed.str(release)}
 	if s := resolveSeverity(a, aff, top); s != meta.sev {
+		s = idx.parsed.sev(s)
 		e.sev = &s
 	}
 	if len(aff.Ranges) == 0 && len(aff.Versions) == 0 {
@@ -406,15 +443,16 @@ func (idx *Index) compile(meta *advMeta, a *Advisory, aff *Affected, top databas
 			}
 			if orderKnown {
 				if pv, err := idx.parsed.parse(base, v); err == nil {
-					listed = append(listed, fixedVer{v, pv})
+					listed = append(listed, fixedVer{idx.parsed.str(v), pv})
 					continue
 				}
 			}
-			strs = append(strs, listVersion(base, v))
+			strs = append(strs, idx.parsed.str(listVersion(base, v)))
 		}
 		e.listed = sortFixed(base, listed)
 		sort.Strings(strs)
 		e.listedStrs = slices.Clip(slices.Compact(strs))
+		e.hasListed = len(e.listed) > 0 || len(e.listedStrs) > 0
 	}
 	return e
 }
@@ -574,11 +612,11 @@ func compileRange(eco string, r Range, c *buildCache) (evRange, []fixedVer, bool
 		var x ev
 		switch {
 		case e.Introduced != "":
-			x = ev{kind: evIntroduced, s: e.Introduced, zero: e.Introduced == "0"}
+			x = ev{kind: evIntroduced, s: c.str(e.Introduced), zero: e.Introduced == "0"}
 		case e.Fixed != "":
-			x = ev{kind: evFixed, s: e.Fixed}
+			x = ev{kind: evFixed, s: c.str(e.Fixed)}
 		case e.LastAffected != "":
-			x = ev{kind: evLastAffected, s: e.LastAffected}
+			x = ev{kind: evLastAffected, s: c.str(e.LastAffected)}
 		case e.Limit != "":
 			if e.Limit == "*" { // "no limit"
 				continue
@@ -587,7 +625,7 @@ func compileRange(eco string, r Range, c *buildCache) (evRange, []fixedVer, bool
 			if err != nil {
 				return out, nil, false
 			}
-			out.limits = append(out.limits, ev{s: e.Limit, v: v})
+			out.limits = append(out.limits, ev{s: c.str(e.Limit), v: v})
 			continue
 		default:
 			continue

@@ -4,9 +4,13 @@ package intel
 // compiled entries (NewIndex, in index.go).
 
 import (
+	"bytes"
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/purl"
@@ -75,7 +79,7 @@ func (idx *Index) Stats() IndexStats { return idx.stats }
 // purl of a type without advisories (pkg:generic, pkg:github) or without a
 // version yields no matches.
 func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
-	r, err := idx.matchPurl(p)
+	r, err := idx.matchPurl(p, nil)
 	return r.Matches, err
 }
 
@@ -83,16 +87,186 @@ func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
 // API answers them. A purl that cannot be parsed gets an Error ("cannot
 // parse the purl: ...") instead of failing the batch. Matches is never
 // nil, in these results and MatchPackage's.
+//
+// A large batch is split into chunks that GOMAXPROCS workers take in turn;
+// each result is written at its input position, so the output does not
+// depend on the scheduling.
 func (idx *Index) MatchBatch(purls []string) []sentinel.MatchResult {
 	out := make([]sentinel.MatchResult, len(purls))
-	for i, p := range purls {
-		r, err := idx.matchPurl(p)
-		if err != nil {
-			r.Error = "cannot parse the purl: " + err.Error()
-		}
-		out[i] = r
+	chunks := (len(purls) + batchChunk - 1) / batchChunk
+	workers := min(runtime.GOMAXPROCS(0), chunks)
+	if workers <= 1 {
+		var slab matchSlab
+		idx.matchChunk(purls, out, &slab)
+		return out
 	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			var slab matchSlab // one per worker: blocks run on across chunks
+			for {
+				c := int(next.Add(1)) - 1
+				if c >= chunks {
+					return
+				}
+				from, to := c*batchChunk, min((c+1)*batchChunk, len(purls))
+				idx.matchChunk(purls[from:to], out[from:to], &slab)
+			}
+		})
+	}
+	wg.Wait()
 	return out
+}
+
+// batchChunk is the number of purls a MatchBatch worker takes at a time:
+// large enough that handing out chunks costs nothing, small enough that
+// the workers finish together.
+const batchChunk = 256
+
+// matchChunk matches purls into out (of the same length), taking their
+// matches from slab.
+//
+// It works through them a group at a time, in stages: read every purl of
+// the group and hash its package key; read the first slot each key
+// probes; read each candidate package and its key; read the start of each
+// package's entries, ranges and events; then confirm each key and answer.
+// Each stage's loads are independent of one another, so the processor has
+// a group's cache misses in flight together, where a purl at a time waits
+// for each in turn: against a large index, most of a match is waiting for
+// memory.
+func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult, slab *matchSlab) {
+	var qs [matchGroup]query
+	t := &idx.pkgs
+	var sink uint64
+	for len(purls) > 0 {
+		n := min(len(purls), matchGroup)
+		for i := range n {
+			if p := purls[i]; len(p) > 0 {
+				sink += uint64(p[0]) + uint64(p[len(p)-1])
+			}
+		}
+		for i := range n {
+			qs[i] = query{}
+			idx.read(&qs[i], purls[i])
+			if !qs[i].done && len(t.slots) > 0 {
+				sink += *t.slot(qs[i].hash)
+			}
+		}
+		for i := range n {
+			q := &qs[i]
+			q.cand = -1
+			if !q.done {
+				q.cand = t.candidate(q.hash)
+			}
+			if q.cand >= 0 {
+				sink += uint64(len(t.keys[q.cand]) + len(t.pkgs[q.cand].entries))
+			}
+		}
+		for i := range n {
+			if c := qs[i].cand; c >= 0 && len(t.keys[c]) > 0 {
+				sink += uint64(t.keys[c][0]) + t.pkgs[c].touch()
+			}
+		}
+		for i := range n {
+			if c := qs[i].cand; c >= 0 {
+				sink += t.pkgs[c].touchMeta()
+			}
+		}
+		for i := range n {
+			q := &qs[i]
+			if !q.done {
+				idx.resolve(q, q.cand)
+			}
+			r, err := idx.answer(q, slab)
+			if err != nil {
+				r.Error = "cannot parse the purl: " + err.Error()
+			}
+			out[i] = r
+		}
+		purls, out = purls[n:], out[n:]
+	}
+	touchSink.Add(sink)
+}
+
+// matchGroup is the number of purls matchChunk takes through each stage
+// together.
+const matchGroup = 16
+
+// touchSink keeps the loads of matchChunk's early stages from being
+// optimised away.
+var touchSink atomic.Uint64
+
+// touchMeta loads the advisory data of the entries touch loaded, what a
+// match through them reads, and the first breakpoints a table lookup
+// compares with.
+func (p *pkgIndex) touchMeta() uint64 {
+	var x uint64
+	for _, t := range p.tabs {
+		if t != nil && len(t.points) > 0 {
+			n := len(t.points)
+			x += uint64(t.points[n/2].v.nfast + t.points[n/4].v.nfast + t.points[3*n/4].v.nfast)
+		}
+	}
+	for i := range min(len(p.entries), 4) {
+		e := &p.entries[i]
+		x += uint64(len(e.meta.sev.label))
+		if e.sev != nil {
+			x += uint64(len(e.sev.label))
+		}
+		if e.sevSiblings != nil {
+			x += uint64(len(e.sevSiblings.label))
+		}
+		if len(e.allFixed) > 0 {
+			x += uint64(e.allFixed[0].v.nfast)
+		} else if len(e.fixed) > 0 {
+			x += uint64(e.fixed[0].v.nfast)
+		}
+	}
+	return x
+}
+
+// touch loads the start of the package's entries (up to a few) and of
+// their first ranges' events, for matchChunk; the value is meaningless.
+func (p *pkgIndex) touch() uint64 {
+	var x uint64
+	for _, t := range p.tabs {
+		if t != nil {
+			x += uint64(len(t.points))
+		}
+	}
+	for i := range min(len(p.entries), 4) {
+		e := &p.entries[i]
+		x += uint64(len(e.release))
+		if len(e.ranges) > 0 && len(e.ranges[0].events) > 0 {
+			x += uint64(e.ranges[0].events[0].v.fast[0])
+		}
+	}
+	return x
+}
+
+// matchSlab hands out the Matches slices of a batch from larger blocks:
+// one allocation for many matched components instead of one each. Each
+// slice is clipped, so appending to one result's matches never writes
+// into another's.
+type matchSlab struct {
+	free []sentinel.AdvisoryMatch
+}
+
+// slabBlock is the number of matches a slab block holds.
+const slabBlock = 64
+
+// take returns n zero matches; a nil slab allocates them on their own.
+func (s *matchSlab) take(n int) []sentinel.AdvisoryMatch {
+	if s == nil || n > slabBlock/2 {
+		return make([]sentinel.AdvisoryMatch, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]sentinel.AdvisoryMatch, slabBlock)
+	}
+	m := s.free[:n:n]
+	s.free = s.free[n:]
+	return m
 }
 
 // MatchPackage matches an OSV (ecosystem, name, version) directly, for
@@ -119,32 +293,95 @@ func noMatches() []sentinel.AdvisoryMatch { return []sentinel.AdvisoryMatch{} }
 
 // matchPurl matches one purl; the error is the purl's parse error, for
 // Match to return and MatchBatch to put in the result.
-func (idx *Index) matchPurl(p string) (sentinel.MatchResult, error) {
+func (idx *Index) matchPurl(p string, slab *matchSlab) (sentinel.MatchResult, error) {
+	var q query
+	idx.read(&q, p)
+	if !q.done {
+		idx.resolve(&q, idx.pkgs.candidate(q.hash))
+	}
+	return idx.answer(&q, slab)
+}
+
+// query is one purl of a match on its way through the stages: read parses
+// it and hashes its package key, resolve finds the package, answer
+// evaluates the package's entries.
+type query struct {
+	purl     string
+	eco, ver string
+	eol      *sentinel.EOLStatus
+	key      []byte // the package key when it does not fit kbuf, else nil
+	kbuf     [96]byte
+	klen     int // the length of the key in kbuf
+	hash     uint64
+	cand     int // first candidate package (pkgTable.candidate), or -1
+	pkg      *pkgIndex
+	// done is set when read has the answer (res, err) already: a purl
+	// that does not parse, of a type without advisories, or without a
+	// version.
+	done bool
+	res  sentinel.MatchResult
+	err  error
+}
+
+// read parses the purl p into q and hashes its package key.
+func (idx *Index) read(q *query, p string) {
+	q.purl = p
 	u, eco, name, err := purl.Resolve(p)
 	if err != nil {
+		q.done = true
 		if errors.Is(err, purl.ErrUnsupported) {
-			return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: idx.eol.status(u, idx.now())}, nil
+			q.res = sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: idx.eol.status(u, idx.now())}
+			return
 		}
-		return sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
+		q.res, q.err = sentinel.MatchResult{Purl: p, Matches: noMatches()}, err
+		return
 	}
-	// The key is built in a stack buffer: map lookups with string(b) do
-	// not allocate.
-	var buf [128]byte
-	key := appendPackageKey(buf[:0], eco, name)
-	var eol *sentinel.EOLStatus
+	// The key is built in kbuf; q keeps no pointer into itself, so that
+	// a query on the stack stays there.
+	key := appendPackageKey(q.kbuf[:0], eco, name)
+	if len(key) <= len(q.kbuf) {
+		q.klen = len(key)
+	} else {
+		q.key = bytes.Clone(key)
+	}
 	if idx.eol.types[u.Type] && u.Version != "" {
-		eol = idx.eol.statusByKey(string(key), u, idx.now())
+		// Map lookups with string(b) do not allocate.
+		q.eol = idx.eol.statusByKey(string(key), u, idx.now())
 	}
 	if u.Version == "" {
-		return sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: eol}, nil
+		q.done = true
+		q.res = sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: q.eol}
+		return
 	}
-	ver := u.Version
+	q.eco, q.ver = eco, u.Version
 	if len(u.Qualifiers) > 0 { // a distribution package's source or epoch
-		ver = purl.Version(u)
+		q.ver = purl.Version(u)
 	}
-	pkg, found := idx.pkgs[string(key)]
-	r := idx.matchPkg(pkg, found, eco, ver, eol)
-	r.Purl = p
+	q.hash = idx.pkgs.hash(key)
+}
+
+// pkgKey is q's package key.
+func (q *query) pkgKey() []byte {
+	if q.key != nil {
+		return q.key
+	}
+	return q.kbuf[:q.klen]
+}
+
+// resolve finds q's package from its first candidate c.
+func (idx *Index) resolve(q *query, c int) {
+	if i := confirm(&idx.pkgs, q.pkgKey(), q.hash, c); i >= 0 {
+		q.pkg = &idx.pkgs.pkgs[i]
+	}
+}
+
+// answer is the match for a resolved query.
+func (idx *Index) answer(q *query, slab *matchSlab) (sentinel.MatchResult, error) {
+	if q.done {
+		return q.res, q.err
+	}
+	r := idx.matchPkg(q.pkg, q.eco, q.ver, q.eol, slab)
+	r.Purl = q.purl
 	return r, nil
 }
 
@@ -167,15 +404,15 @@ func appendPackageKey(b []byte, eco, name string) []byte {
 // hits (through the decision tables, or by walking every entry), and build
 // the matches.
 func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
-	pkg, found := idx.pkgs[key]
-	return idx.matchPkg(pkg, found, eco, ver, eol)
+	pkg, _ := idx.pkgs.get(key)
+	return idx.matchPkg(pkg, eco, ver, eol, nil)
 }
 
 // matchPkg is matchKey with the package looked up.
-func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
+func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStatus, slab *matchSlab) sentinel.MatchResult {
 	base, release, _ := strings.Cut(eco, ":")
 	res := sentinel.MatchResult{Matches: noMatches(), EOL: eol}
-	if !found || ver == "" {
+	if pkg == nil || ver == "" {
 		return res
 	}
 	m := matcher{pkg: pkg, base: base, release: release, ver: ver}
@@ -186,7 +423,7 @@ func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *senti
 		hits = m.walkHits(hitBuf[:0], &res)
 	}
 	if len(hits) > 0 {
-		res.Matches = make([]sentinel.AdvisoryMatch, len(hits))
+		res.Matches = slab.take(len(hits))
 		for i, e := range hits {
 			res.Matches[i] = newMatch(e, release, m.q(false), eol, base)
 		}
@@ -206,7 +443,7 @@ func (idx *Index) matchPkg(pkg pkgIndex, found bool, eco, ver string, eol *senti
 
 // matcher holds one query against one package.
 type matcher struct {
-	pkg           pkgIndex // a copy: a pointer to the caller's would make it escape
+	pkg           *pkgIndex
 	base, release string
 	ver           string
 	// qv are the query version parsed per range domain: base, and "npm"
@@ -228,11 +465,25 @@ func (m *matcher) q(semver bool) *qversion {
 		// one of the package's breakpoints, takes that breakpoint's parsed
 		// form: the same parse, done once when the index was built. A plain
 		// numeric version parses faster than it is looked up.
-		if t := m.pkg.tabs[i]; t != nil && !plainFast(eco, m.ver) {
-			if v, ok := t.parsed(m.ver); ok {
-				m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
+		// A walked package has no table: its own event and listed versions
+		// are few, and the walk reads them anyway.
+		if fastEcosystems[eco] {
+			if v, _, ok := parseFast(m.ver, semverLike[eco]); ok {
+				// What init makes of a plain version, parsed once.
+				m.qv[i] = qversion{version: v, s: m.ver, eco: eco}
 				return &m.qv[i]
 			}
+		}
+		var v *version
+		var ok bool
+		if t := m.pkg.tabs[i]; t != nil {
+			v, ok = t.parsed(m.ver)
+		} else if m.pkg.walk {
+			v, ok = m.pkg.parsed(semver, m.ver)
+		}
+		if ok {
+			m.qv[i] = qversion{version: *v, s: m.ver, eco: eco, semTried: v.sem != nil}
+			return &m.qv[i]
 		}
 		m.qv[i].init(eco, m.ver)
 	}
@@ -271,7 +522,7 @@ func (m *matcher) walkHits(hits []*entry, res *sentinel.MatchResult) []*entry {
 			}
 			hit = aff
 		}
-		if !hit && (len(e.listed) > 0 || len(e.listedStrs) > 0) {
+		if !hit && e.hasListed {
 			hit = e.isListed(m.q(false), listV)
 		}
 		if !hit {
@@ -292,7 +543,7 @@ func (m *matcher) walkHits(hits []*entry, res *sentinel.MatchResult) []*entry {
 // listed by string. ok is false when the query version cannot be placed
 // among some table's breakpoints; the caller then walks.
 func (m *matcher) tableHits(hits []*entry, res *sentinel.MatchResult) ([]*entry, bool) {
-	p := &m.pkg
+	p := m.pkg
 	if p.walk {
 		return hits, false
 	}

@@ -149,6 +149,40 @@ func (t *decisionTable) parsed(s string) (*version, bool) {
 	return &t.points[t.byStr[i]].v, true
 }
 
+// parsed returns the parsed form of an event, limit or listed version of
+// the package's entries written exactly as s, in the SemVer domain or the
+// base ecosystem's: what decisionTable.parsed finds among a table's
+// breakpoints, for a package without tables.
+func (p *pkgIndex) parsed(semver bool, s string) (*version, bool) {
+	for i := range p.entries {
+		e := &p.entries[i]
+		for r := range e.ranges {
+			rg := &e.ranges[r]
+			if rg.semver != semver {
+				continue
+			}
+			for k := range rg.events {
+				if x := &rg.events[k]; !x.zero && x.s == s {
+					return &x.v, true
+				}
+			}
+			for k := range rg.limits {
+				if x := &rg.limits[k]; x.s == s {
+					return &x.v, true
+				}
+			}
+		}
+		if !semver {
+			for k := range e.listed {
+				if x := &e.listed[k]; x.s == s {
+					return &x.v, true
+				}
+			}
+		}
+	}
+	return nil, false
+}
+
 // newPkgIndex packs es and builds the decision tables.
 func newPkgIndex(es []*entry, minPoints int) *pkgIndex {
 	p := &pkgIndex{entries: pack(es)}

@@ -29,7 +29,7 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 	// Every package gets tables here, however small (tableMinPoints).
 	idx := NewIndex(advs, nil, nil, Options{Now: func() time.Time { return time.Unix(0, 0) }, tableMinPoints: -1})
 	checked, tabled := 0, 0
-	for key, p := range idx.pkgs {
+	for key, p := range idx.pkgs.all() {
 		if !p.walk {
 			tabled++
 		}
@@ -64,7 +64,7 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 		for _, rel := range releases {
 			for _, v := range versions {
 				checked++
-				tm := matcher{pkg: p, base: base, release: rel, ver: v}
+				tm := matcher{pkg: &p, base: base, release: rel, ver: v}
 				var tr sentinel.MatchResult
 				th, ok := tm.tableHits(nil, &tr)
 				if !ok {
@@ -75,7 +75,7 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 				// parsed form.
 				bare := p
 				bare.tabs = [2]*decisionTable{}
-				wm := matcher{pkg: bare, base: base, release: rel, ver: v}
+				wm := matcher{pkg: &bare, base: base, release: rel, ver: v}
 				var wr sentinel.MatchResult
 				wh := wm.walkHits(nil, &wr)
 				if diff := cmp.Diff(hitIDs(wh), hitIDs(th)); diff != "" {
@@ -87,10 +87,10 @@ func TestTablesAgreeWithWalk(t *testing.T) {
 			}
 		}
 	}
-	if tabled < len(idx.pkgs)*9/10 {
-		t.Errorf("only %d of %d packages have decision tables", tabled, len(idx.pkgs))
+	if tabled < idx.pkgs.len()*9/10 {
+		t.Errorf("only %d of %d packages have decision tables", tabled, idx.pkgs.len())
 	}
-	t.Logf("%d packages (%d with tables), %d queries compared", len(idx.pkgs), tabled, checked)
+	t.Logf("%d packages (%d with tables), %d queries compared", idx.pkgs.len(), tabled, checked)
 }
 
 // hitIDs names hits by advisory id and entry position, so that two paths

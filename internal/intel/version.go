@@ -273,13 +273,3 @@ func cmpInt(a, b int) int {
 	}
 	return 0
 }
-
-// plainFast reports whether s is a plain numeric version of a fast
-// ecosystem, which newQVersion parses without semantic.
-func plainFast(eco, s string) bool {
-	if !fastEcosystems[eco] {
-		return false
-	}
-	_, _, ok := parseFast(s, semverLike[eco])
-	return ok
-}
