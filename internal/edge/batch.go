@@ -172,6 +172,9 @@ func decodeItem(raw json.RawMessage) (Observation, *ItemError) {
 	if err != nil {
 		return o, itemErr("time", "not an RFC 3339 time (2026-11-21T22:19:05Z)")
 	}
+	if !plausibleTime(t) {
+		return o, itemErr("time", "outside the years 1970 to 9999")
+	}
 	o.Time = t.UTC()
 	host := normalizeHost(*it.Host)
 	if host == "" || len(host) > maxHost || strings.ContainsAny(host, " /?#@\\\t\r\n") {

@@ -163,6 +163,8 @@ func TestDecodeBatch_Errors(t *testing.T) {
 		{"missing_time", `{"host":"h","source":"1.2.3.4","action":"blocked"}`, "observations[1].time", "required"},
 		{"missing_action", `{"time":"2026-11-21T22:19:05Z","host":"h","source":"1.2.3.4"}`, "observations[1].action", "required"},
 		{"bad_time", strings.Replace(item(""), "2026-11-21T22:19:05Z", "21/11/2026", 1), "observations[1].time", "RFC 3339"},
+		// Year -1 in UTC: JSON cannot even write it back.
+		{"year_before_1970", strings.Replace(item(""), "2026-11-21T22:19:05Z", "0000-01-01T00:00:00+01:00", 1), "observations[1].time", "1970 to 9999"},
 		{"bad_source", strings.Replace(item(""), "203.0.113.7", "evil.example", 1), "observations[1].source", "IP address"},
 		{"bad_action", strings.Replace(item(""), `"blocked"`, `"dropped"`, 1), "observations[1].action", "blocked, detected or allowed"},
 		{"bad_host", strings.Replace(item(""), "h.example", "h/x", 1), "observations[1].host", "host"},

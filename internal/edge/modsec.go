@@ -106,6 +106,9 @@ func ParseModSecEntry(data []byte) (Observation, error) {
 	if err != nil {
 		return Observation{}, fmt.Errorf("transaction time %q: not in mod_security's format", truncate(e.Transaction.Time, 64))
 	}
+	if !plausibleTime(t) {
+		return Observation{}, fmt.Errorf("transaction time %q: outside the years 1970 to 9999", truncate(e.Transaction.Time, 64))
+	}
 	o := Observation{
 		Time:          t.UTC(),
 		TransactionID: truncate(e.Transaction.TransactionID, 128),

@@ -229,3 +229,12 @@ func containsID(s, prefix string) bool {
 		i = j + 1
 	}
 }
+
+// plausibleTime reports whether t, in UTC, falls in the years 1970 to
+// 9999: an observation's time is stored, compared and written as JSON
+// (which refuses years outside 0 to 9999), and no edge saw traffic before
+// 1970.
+func plausibleTime(t time.Time) bool {
+	y := t.UTC().Year()
+	return y >= 1970 && y <= 9999
+}
