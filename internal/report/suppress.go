@@ -1,17 +1,14 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
+	"github.com/sentinel-sca/sentinel/internal/ignorefile"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
@@ -45,11 +42,6 @@ type IgnoreEntry struct {
 	pkg *pkgKey
 }
 
-// ignoreFile is the file's shape; unknown keys are refused.
-type ignoreFile struct {
-	Ignore []IgnoreEntry `yaml:"ignore"`
-}
-
 // LoadIgnoreFile reads an ignore file; see ParseIgnore.
 func LoadIgnoreFile(name string, now time.Time) ([]IgnoreEntry, []string, error) {
 	data, err := os.ReadFile(name)
@@ -64,20 +56,14 @@ func LoadIgnoreFile(name string, now time.Time) ([]IgnoreEntry, []string, error)
 // nothing). Any malformed entry fails the whole file with ErrInvalidIgnore:
 // an accepted risk needs an advisory id, a reason and an expiry.
 func ParseIgnore(data []byte, name string, now time.Time) ([]IgnoreEntry, []string, error) {
-	var f ignoreFile
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) { // an empty file is an empty list
+	entries, lines, err := ignorefile.Decode[IgnoreEntry](data)
+	if err != nil {
 		return nil, nil, fmt.Errorf("%w %s: %v", ErrInvalidIgnore, name, err)
 	}
-	// A second pass over the node tree gives each entry its line.
-	var doc yaml.Node
-	_ = yaml.Unmarshal(data, &doc)
-	lines := entryLines(&doc)
 	var active []IgnoreEntry
 	var warnings []string
 	var problems []string
-	for i, e := range f.Ignore {
+	for i, e := range entries {
 		e.Source = name
 		if i < len(lines) {
 			e.Source = fmt.Sprintf("%s:%d", name, lines[i])
@@ -97,7 +83,7 @@ func ParseIgnore(data []byte, name string, now time.Time) ([]IgnoreEntry, []stri
 			problems = append(problems, fmt.Sprintf("%s: missing %s", e.Source, strings.Join(missing, ", ")))
 			continue
 		}
-		at, err := parseExpiry(e.Expires)
+		at, err := ignorefile.ParseExpiry(e.Expires)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("%s: expires %q: write a date as YYYY-MM-DD or an RFC 3339 time", e.Source, e.Expires))
 			continue
@@ -122,37 +108,6 @@ func ParseIgnore(data []byte, name string, now time.Time) ([]IgnoreEntry, []stri
 		return nil, nil, fmt.Errorf("%w: %s (every entry needs an advisory id, a reason and an expiry date)", ErrInvalidIgnore, strings.Join(problems, "; "))
 	}
 	return active, warnings, nil
-}
-
-// entryLines returns the line of each item of the top-level "ignore" list.
-func entryLines(doc *yaml.Node) []int {
-	if doc == nil || len(doc.Content) == 0 {
-		return nil
-	}
-	m := doc.Content[0]
-	if m.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == "ignore" && m.Content[i+1].Kind == yaml.SequenceNode {
-			var out []int
-			for _, n := range m.Content[i+1].Content {
-				out = append(out, n.Line)
-			}
-			return out
-		}
-	}
-	return nil
-}
-
-// parseExpiry reads YYYY-MM-DD (the entry holds through that day, UTC) or
-// an RFC 3339 time.
-func parseExpiry(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t.AddDate(0, 0, 1), nil
-	}
-	return time.Parse(time.RFC3339, s)
 }
 
 // pkgKey identifies a package across purl spellings: ecosystem, normalised
