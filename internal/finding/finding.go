@@ -61,8 +61,9 @@ type Tx interface {
 	// it (created true) when it is new.
 	UpsertAsset(ctx context.Context, orgID, name, kind string) (asset *sentinel.Asset, created bool, err error)
 	// AssetFindings returns an asset's findings from one source, keyed by
-	// purl + "\x00" + advisory id.
-	AssetFindings(ctx context.Context, orgID, assetID, source string) (map[string]*sentinel.Finding, error)
+	// purl + "\x00" + advisory id: all of them when purls is nil, else
+	// those of these purls.
+	AssetFindings(ctx context.Context, orgID, assetID, source string, purls []string) (map[string]*sentinel.Finding, error)
 	FindingForUpdate(ctx context.Context, orgID, id string) (*sentinel.Finding, error)
 	SaveFinding(ctx context.Context, f *sentinel.Finding) error
 	// MarkSLABreached reports whether it marked the finding (false when
@@ -75,6 +76,10 @@ type Tx interface {
 	// submission (or scan) whose components are its current ones; ""
 	// when it has none.
 	LiveSource(ctx context.Context, orgID, host string) (string, error)
+	// BufferInserts lets the rest of the transaction write its new
+	// findings and events as multi-row inserts (before its next other
+	// statement, and before it commits).
+	BufferInserts()
 }
 
 // Indicators gives, for an organization, a matcher of its applied
@@ -205,6 +210,7 @@ func (e *Engine) ReconcileBatch(ctx context.Context, ins []Input) ([]*Result, er
 	}
 	out := make([]*Result, len(ps))
 	err := e.DB.Update(ctx, func(tx Tx) error {
+		tx.BufferInserts()
 		for i, p := range ps {
 			res, err := e.reconcileTx(ctx, tx, p.in, p.current, p.seen)
 			if err != nil {
@@ -283,20 +289,22 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 			return &Result{AssetID: asset.ID, Superseded: true}, nil
 		}
 	}
-	existing, err := tx.AssetFindings(ctx, in.Org.ID, asset.ID, in.Source)
+	// A partial reconciliation leaves the findings of other components
+	// alone, so it reads only those of its own.
+	var purls []string
+	if in.Partial {
+		purls = make([]string, 0, len(seen))
+		for p := range seen {
+			purls = append(purls, p)
+		}
+	}
+	existing, err := tx.AssetFindings(ctx, in.Org.ID, asset.ID, in.Source, purls)
 	if err != nil {
 		return nil, err
 	}
 	boosts, err := tx.EdgeBoosts(ctx, in.Org.ID, asset.ID)
 	if err != nil {
 		return nil, err
-	}
-	if in.Partial {
-		for k, f := range existing {
-			if !seen[f.Purl] {
-				delete(existing, k)
-			}
-		}
 	}
 	// A finding kept under one id of an alias group stays the group's
 	// finding when the group's preferred id changes.

@@ -29,6 +29,10 @@ func (tx *Tx) EmitEvent(ctx context.Context, org *sentinel.Organization, typ, su
 	if err != nil {
 		return nil, err
 	}
+	if tx.buf != nil {
+		tx.buf.events = append(tx.buf.events, []any{e.ID, e.OrgID, e.Type, e.Subject, env, MS(e.CreatedAt)})
+		return e, nil
+	}
 	_, err = tx.Exec(ctx, `INSERT INTO events (id, org_id, type, subject, envelope, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 		e.ID, e.OrgID, e.Type, e.Subject, env, MS(e.CreatedAt))
 	if err != nil {

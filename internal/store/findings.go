@@ -68,6 +68,10 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 		MS(f.FirstSeen), MS(f.LastSeen), msPtr(f.ResolvedAt), MS(f.UpdatedAt), jsonText(f.Evidence), f.Malicious}
 	if f.ID == "" {
 		f.ID = sentinel.NewID(sentinel.PrefixFinding)
+		if tx.buf != nil {
+			tx.buf.findings = append(tx.buf.findings, append(args, f.ID))
+			return nil
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO findings (org_id, asset_id, purl, advisory_id, category, cwe, summary, aliases,
 			severity, cvss_score, kev, kev_date_added, fixed_versions, nearest_fix, risk_score, band,
 			sla_due_at, sla_breached_at, status, status_reason, accepted_until, owner, compliance, source,
@@ -89,11 +93,29 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 	return nil
 }
 
-// AssetFindings returns every finding of an asset from one source, keyed
-// by purl + "\x00" + advisory id, inside the transaction.
-func (tx *Tx) AssetFindings(ctx context.Context, orgID, assetID, source string) (map[string]*sentinel.Finding, error) {
-	rows, err := tx.Query(ctx, `SELECT `+findingColumns+` FROM findings f JOIN assets a ON a.id = f.asset_id
-		WHERE f.org_id = $1 AND f.asset_id = $2 AND f.source = $3`, orgID, assetID, source)
+// AssetFindings returns the findings of an asset from one source, keyed
+// by purl + "\x00" + advisory id, inside the transaction: every one when
+// purls is nil, else those of these purls (the watch re-matches a few
+// packages of each host, and reads only their findings).
+func (tx *Tx) AssetFindings(ctx context.Context, orgID, assetID, source string, purls []string) (map[string]*sentinel.Finding, error) {
+	q := `SELECT ` + findingColumns + ` FROM findings f JOIN assets a ON a.id = f.asset_id
+		WHERE f.org_id = $1 AND f.asset_id = $2 AND f.source = $3`
+	args := []any{orgID, assetID, source}
+	if purls != nil {
+		// One statement text whatever the number of purls, so that it
+		// stays prepared (see reused).
+		list, err := json.Marshal(purls)
+		if err != nil {
+			return nil, err
+		}
+		if tx.Engine() == Postgres {
+			q += ` AND f.purl IN (SELECT jsonb_array_elements_text($4::jsonb))`
+		} else {
+			q += ` AND f.purl IN (SELECT value FROM json_each($4))`
+		}
+		args = append(args, string(list))
+	}
+	rows, err := tx.Query(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -101,8 +102,13 @@ func open(dsn string) (*DB, error) {
 	}
 	wq := url.Values{"_txlock": {"immediate"}}
 	for k, v := range q {
-		wq[k] = v
+		wq[k] = slices.Clone(v)
 	}
+	// The one writer keeps 64 MiB of pages (SQLite's default is 2 MiB):
+	// a transaction that writes thousands of findings touches every
+	// index of the table, and reading those pages again from the file
+	// cost more than writing them (BenchmarkWatchDelta).
+	wq.Add("_pragma", "cache_size(-65536)")
 	w, err := sql.Open("sqlite", "file:"+path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
@@ -149,6 +155,7 @@ type Tx struct {
 	tx  *sql.Tx
 	db  *DB
 	now time.Time
+	buf *insertBuffer // see BufferInserts
 }
 
 // Now is the transaction's time, fixed when it began.
@@ -182,6 +189,9 @@ func (db *DB) inTx(ctx context.Context, fn func(*Tx) error) (err error) {
 		}
 	}()
 	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = tx.flush(ctx); err != nil {
 		return err
 	}
 	if err = stx.Commit(); err != nil {
@@ -286,19 +296,39 @@ func IsConflict(err error) bool { return sentinel.ErrorCode(err) == sentinel.ECO
 
 // Exec runs a statement inside the transaction.
 func (tx *Tx) Exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if err := tx.flush(ctx); err != nil {
+		return nil, err
+	}
+	if stmt := tx.reused(ctx, q); stmt != nil {
+		res, err := stmt.ExecContext(ctx, args...)
+		return res, translate(err)
+	}
 	res, err := tx.tx.ExecContext(ctx, q, args...)
 	return res, translate(err)
 }
 
 // Query runs a query inside the transaction.
 func (tx *Tx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if err := tx.flush(ctx); err != nil {
+		return nil, err
+	}
+	if stmt := tx.reused(ctx, q); stmt != nil {
+		rows, err := stmt.QueryContext(ctx, args...)
+		return rows, translate(err)
+	}
 	rows, err := tx.tx.QueryContext(ctx, q, args...)
 	return rows, translate(err)
 }
 
 // QueryRow runs a single-row query inside the transaction.
 func (tx *Tx) QueryRow(ctx context.Context, q string, args ...any) *Row {
-	return &Row{tx.tx.QueryRowContext(ctx, q, args...)}
+	if err := tx.flush(ctx); err != nil {
+		return &Row{err: err}
+	}
+	if stmt := tx.reused(ctx, q); stmt != nil {
+		return &Row{row: stmt.QueryRowContext(ctx, args...)}
+	}
+	return &Row{row: tx.tx.QueryRowContext(ctx, q, args...)}
 }
 
 // Query runs a read query on the reader pool.
@@ -309,17 +339,23 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 
 // QueryRow runs a single-row read query on the reader pool.
 func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *Row {
-	return &Row{db.r.QueryRowContext(ctx, q, args...)}
+	return &Row{row: db.r.QueryRowContext(ctx, q, args...)}
 }
 
 // Row is the result of QueryRow. Its Scan reports a database that cannot
 // be reached as EUNAVAILABLE, like every other method of the store; other
 // errors (sql.ErrNoRows, constraint violations) are returned as the
 // driver gave them, for the caller to interpret.
-type Row struct{ row *sql.Row }
+type Row struct {
+	row *sql.Row
+	err error // the buffered inserts before it failed
+}
 
 // Scan copies the row's columns into dest.
 func (r *Row) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
 	err := r.row.Scan(dest...)
 	if err != nil && Unavailable(err) {
 		return unavailable(err)

@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/intelsvc"
 	"github.com/sentinel-sca/sentinel/internal/server"
+	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
 	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 	"github.com/sentinel-sca/sentinel/internal/watch"
@@ -107,9 +109,27 @@ type env struct {
 	syncs int
 }
 
-func newEnv(t *testing.T) *env {
+// engines runs a test on SQLite and on PostgreSQL: the watch's writes go
+// through each engine's own bulk path.
+func engines(t *testing.T, test func(t *testing.T, e *env)) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			dsn := ""
+			if engine == "postgres" {
+				dsn = pgtest.DSN(t)
+			}
+			test(t, newEnv(t, dsn))
+		})
+	}
+}
+
+func newEnv(t *testing.T, dsn string) *env {
 	ctx := context.Background()
-	s := servertest.Start(t)
+	s := servertest.Start(t, func(c *server.Config) {
+		if dsn != "" {
+			c.Database, c.MasterKey = dsn, strings.Repeat("0", 64)
+		}
+	})
 	org, err := server.CreateOrg(ctx, s.DB, "acme", "")
 	if err != nil {
 		t.Fatal(err)
@@ -192,8 +212,9 @@ func reasons(t *testing.T, ev *sentinel.Event) []string {
 // the watch must re-alert on, and the ones it must not, with a real
 // record: each meaningful change alerts exactly once, an unchanged sync
 // alerts nothing, and the withdrawal resolves the finding.
-func TestWatchAlertsOncePerRealChange(t *testing.T) {
-	e := newEnv(t)
+func TestWatchAlertsOncePerRealChange(t *testing.T) { engines(t, testWatchAlertsOncePerRealChange) }
+
+func testWatchAlertsOncePerRealChange(t *testing.T, e *env) {
 	kev := servertest.IntelSources().KEV
 
 	// Intel without A; an SBOM with the affected netty.
@@ -283,8 +304,9 @@ func TestWatchAlertsOncePerRealChange(t *testing.T) {
 // TestAliasesMakeOneFinding: two real records of one issue (each names the
 // other as an alias) on one package make one finding and one alert, which
 // keeps its id when a later sync brings the records again.
-func TestAliasesMakeOneFinding(t *testing.T) {
-	e := newEnv(t)
+func TestAliasesMakeOneFinding(t *testing.T) { engines(t, testAliasesMakeOneFinding) }
+
+func testAliasesMakeOneFinding(t *testing.T, e *env) {
 	e.submit("app-1", netty)
 	e.sync(intelsvc.Sources{OSV: []string{stage(t, 1, record(t, advA), record(t, advB))}, KEV: servertest.IntelSources().KEV})
 	fs := e.findings()

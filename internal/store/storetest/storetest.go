@@ -33,6 +33,7 @@ func Run(t *testing.T, open Opener) {
 		{"leases", testLeases},
 		{"meters", testMeters},
 		{"tx_rollback", testRollback},
+		{"tx_buffered_inserts", testBufferedInserts},
 		{"keyset_pages", testPages},
 		{"scans_and_sites", testScans},
 		{"iocs_and_live_sources", testIOCsAndLive},
