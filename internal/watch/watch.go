@@ -68,10 +68,37 @@ type Reconciler interface {
 	ReconcileBatch(ctx context.Context, ins []finding.Input) ([]*finding.Result, error)
 }
 
-// batchSize is how many sources a watch reconciles per transaction: few
-// enough that a transaction stays short (the writer is held for tens of
-// milliseconds), many enough that commits do not dominate a large run.
-const batchSize = 100
+// The watch reconciles its sources in transactions sized by time: long
+// enough that commits do not dominate a large run (a commit writes every
+// page the transaction changed, and the same index pages again in the
+// next one), short enough that SQLite's one writer is free again within
+// about txTarget for the API's own writes. The size starts at firstBatch
+// sources and follows the time the last transaction took, at most
+// doubling each time.
+const (
+	txTarget   = time.Second
+	firstBatch = 100
+	minBatch   = 10
+	maxBatch   = 1000
+)
+
+// batcher sizes the next transaction.
+type batcher struct{ size int }
+
+func newBatcher() *batcher { return &batcher{size: firstBatch} }
+
+// next returns how many of the remaining sources the next transaction
+// takes.
+func (b *batcher) next(remaining int) int { return min(b.size, remaining) }
+
+// took records that n sources took d.
+func (b *batcher) took(n int, d time.Duration) {
+	want := maxBatch
+	if d > 0 {
+		want = int(float64(n) * float64(txTarget) / float64(d))
+	}
+	b.size = min(max(want, minBatch), 2*b.size, maxBatch)
+}
 
 // Service runs the watch.
 type Service struct {
@@ -149,7 +176,8 @@ func (s *Service) reconcileJob(ctx context.Context, j *sentinel.Job) error {
 	return err
 }
 
-// Once re-matches every organization's live components now.
+// Once re-matches every organization's live components now, many sources
+// per transaction (see batcher).
 func (s *Service) Once(ctx context.Context) error {
 	orgs, err := s.DB.ListOrgs(ctx)
 	if err != nil {
@@ -160,18 +188,27 @@ func (s *Service) Once(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, src := range srcs {
-			items, err := s.DB.SubmissionItems(ctx, org.ID, src.SourceID)
-			if err != nil {
-				return err
+		b := newBatcher()
+		for start := 0; start < len(srcs); {
+			batch := srcs[start : start+b.next(len(srcs)-start)]
+			start += len(batch)
+			ins := make([]finding.Input, 0, len(batch))
+			for _, src := range batch {
+				items, err := s.DB.SubmissionItems(ctx, org.ID, src.SourceID)
+				if err != nil {
+					return err
+				}
+				comps := make([]sentinel.Component, 0, len(items))
+				for _, it := range items {
+					comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+				}
+				ins = append(ins, input(org, src, comps, false, nil))
 			}
-			comps := make([]sentinel.Component, 0, len(items))
-			for _, it := range items {
-				comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+			began := time.Now()
+			if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
+				return fmt.Errorf("watch %s: %w", org.Slug, err)
 			}
-			if _, err := s.Findings.Reconcile(ctx, input(org, src, comps, false, nil)); err != nil {
-				return fmt.Errorf("watch %s/%s: %w", org.Slug, src.Host, err)
-			}
+			b.took(len(batch), time.Since(began))
 		}
 	}
 	return nil
@@ -228,17 +265,21 @@ func (s *Service) AfterSync(ctx context.Context, syncID int64) (int, error) {
 			}
 			bySource[k] = append(bySource[k], sentinel.Component{Purl: c.Purl, Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version})
 		}
-		for start := 0; start < len(order); start += batchSize {
-			batch := order[start:min(start+batchSize, len(order))]
+		b := newBatcher()
+		for start := 0; start < len(order); {
+			batch := order[start : start+b.next(len(order)-start)]
+			start += len(batch)
 			ins := make([]finding.Input, 0, len(batch))
 			for _, k := range batch {
 				comps := bySource[k]
 				src := sentinel.LiveComponent{Host: k.host, SourceID: k.id, Kind: k.kind}
 				ins = append(ins, input(org, src, comps, true, withdrawn))
 			}
+			began := time.Now()
 			if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
 				return n, fmt.Errorf("watch %s after sync %d: %w", org.Slug, syncID, err)
 			}
+			b.took(len(batch), time.Since(began))
 			for _, k := range batch {
 				n += len(bySource[k])
 			}
