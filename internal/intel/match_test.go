@@ -272,6 +272,7 @@ func TestKEVRecords(t *testing.T) {
 		"GHSA-c9hw-wf7x-jp9j": true, "GHSA-p836-389h-j692": true, "GHSA-pjfr-qf3p-3q25": true,
 		"DRUPAL-CORE-2018-002": true, "DRUPAL-CORE-2018-004": true, "DRUPAL-CORE-2019-003": true,
 		"DRUPAL-CORE-2020-012": true, "DRUPAL-CORE-2020-013": true, "GHSA-qppj-fm5r-hxr3": true,
+		"GHSA-jpcq-cgw6-v4j6": true, // jQuery, CVE-2020-11023
 	}
 	if got := f.index.Stats().KEVLinked; got != len(wantKEV) {
 		t.Errorf("Stats().KEVLinked = %d, want %d", got, len(wantKEV))
