@@ -49,7 +49,10 @@ func decodeBytes(data []byte, v any) error {
 func jsonError(err error) error {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var own *sentinel.Error
 	switch {
+	case errors.As(err, &own): // a type's own UnmarshalJSON said what is wrong
+		return own
 	case errors.As(err, &syn):
 		return sentinel.Errorf(sentinel.EINVALID, "the request body is not valid JSON (at byte %d)", syn.Offset)
 	case errors.As(err, &typ):

@@ -78,12 +78,12 @@ type CreateRequest struct {
 	Ecosystem string `json:"ecosystem" maxLength:"40"`
 	Name      string `json:"name" maxLength:"512"`
 	// Versions is a list ("1.0.0, 1.0.1"), a range (">=1.2.0 <1.3.0"),
-	// alternatives joined with "||", or "*".
-	Versions  string `json:"versions" maxLength:"1024"`
-	Reason    string `json:"reason" maxLength:"1000"`
-	Severity  string `json:"severity" enum:"critical,high,medium,low"`
-	Reference string `json:"reference,omitempty" maxLength:"2048"`
-	Malicious bool   `json:"malicious,omitempty"`
+	// alternatives joined with "||", or "*"; or an array of versions.
+	Versions  VersionList `json:"versions"`
+	Reason    string      `json:"reason" maxLength:"1000"`
+	Severity  string      `json:"severity" enum:"critical,high,medium,low"`
+	Reference string      `json:"reference,omitempty" maxLength:"2048"`
+	Malicious bool        `json:"malicious,omitempty"`
 }
 
 // Routes are the indicator operations (scope sca:ioc).
@@ -128,13 +128,13 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return sentinel.InvalidField("severity", "severity must be critical, high, medium or low")
 	}
-	if _, err := ParseVersions(eco, req.Versions); err != nil {
+	if _, err := ParseVersions(eco, string(req.Versions)); err != nil {
 		return sentinel.InvalidField("versions", "%s", err.Error())
 	}
 	p := httpapi.PrincipalFromContext(r.Context())
 	name := strings.TrimSpace(req.Name)
 	i := &sentinel.IOC{ID: sentinel.NewID(sentinel.PrefixIOC), OrgID: p.OrgID, Ecosystem: eco, Name: name,
-		NameKey: purl.InventoryKey(eco, name), Versions: strings.TrimSpace(req.Versions), Reason: strings.TrimSpace(req.Reason),
+		NameKey: purl.InventoryKey(eco, name), Versions: strings.TrimSpace(string(req.Versions)), Reason: strings.TrimSpace(req.Reason),
 		Severity: req.Severity, Reference: req.Reference, Malicious: req.Malicious, CreatedBy: p.KeyID}
 	err := s.DB.Update(r.Context(), func(tx Tx) error {
 		if err := tx.CreateIOC(r.Context(), i); err != nil {

@@ -112,11 +112,23 @@ func TestIndicatorLifecycle(t *testing.T) {
 		`{"ecosystem":"npm","name":"x","versions":">=banana","reason":"r","severity":"high"}`,
 		`{"ecosystem":"npm","name":"x","versions":"*","reason":"r","severity":"urgent"}`,
 		`{"ecosystem":"npm","name":"","versions":"*","reason":"r","severity":"high"}`,
+		`{"ecosystem":"npm","name":"x","versions":[],"reason":"r","severity":"high"}`,
+		`{"ecosystem":"npm","name":"x","versions":["1.0.0",""],"reason":"r","severity":"high"}`,
+		`{"ecosystem":"npm","name":"x","versions":{"v":"1"},"reason":"r","severity":"high"}`,
+		`{"ecosystem":"npm","name":"x","versions":[1],"reason":"r","severity":"high"}`,
 	} {
 		var body struct{ Error, Field string }
 		if code := e.call("POST", "/v1/sca/iocs", bad, &body); code != 400 || body.Field == "" {
 			t.Errorf("define %s: %d %+v", bad, code, body)
 		}
+	}
+
+	// versions may also be an array of versions (or expressions), each
+	// an alternative.
+	var listed sentinel.IOC
+	if code := e.call("POST", "/v1/sca/iocs", `{"ecosystem":"npm","name":"left-pad","versions":["1.0.0"," 1.0.1 ",">=2.0.0, <2.1.0"],"reason":"r","severity":"low"}`, &listed); code != 201 ||
+		listed.Versions != "1.0.0 || 1.0.1 || >=2.0.0, <2.1.0" {
+		t.Errorf("define with a versions array: %d %+v", code, listed)
 	}
 
 	before, findingsBefore := e.eventCount(), len(e.findings(""))

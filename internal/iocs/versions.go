@@ -2,6 +2,7 @@ package iocs
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/osv-scalibr/semantic"
@@ -9,22 +10,29 @@ import (
 
 // Versions is a parsed version expression of one ecosystem. The grammar:
 //
-//	expr  = "*" | alt { ( "," | "||" ) alt }
-//	alt   = term { " " term }          every term must hold
+//	expr  = "*" | alt { "||" alt }
+//	alt   = part { "," part }
+//	part  = term { " " term }          every term must hold
 //	term  = [ op ] version
 //	op    = "=" | "==" | "!=" | ">" | ">=" | "<" | "<="
 //
-// A bare version is "=". Versions compare with the ecosystem's own order
-// (PEP 440 for PyPI, SemVer for npm, Maven's rules, Debian's, ...), so
-// "=1.0" matches PyPI's 1.0.0; a pre-release is ordered like any version
-// (1.3.0-beta.1 is below 1.3.0), not left out as npm's ranges do. Every
-// version must start with a number. Examples:
+// A bare version is "=". Commas list versions ("1.0.0, 1.0.1" is either
+// one), but between bounds a comma means "and", as in PEP 440, Cargo and
+// Composer: ">=1.2.0, <1.3.0" is the range from 1.2.0 to 1.3.0, not every
+// version. So consecutive parts that hold no exact version ("=" term)
+// must all hold; a part with an exact version is an alternative of its
+// own. Versions compare with the ecosystem's own order (PEP 440 for PyPI,
+// SemVer for npm, Maven's rules, Debian's, ...), so "=1.0" matches PyPI's
+// 1.0.0; a pre-release is ordered like any version (1.3.0-beta.1 is below
+// 1.3.0), not left out as npm's ranges do. Every version must start with a
+// number. Examples:
 //
 //   - every version
 //     =4.17.20              one version
 //     1.0.0, 1.0.1          a list
-//     >=1.2.0 <1.3.0        a range
+//     >=1.2.0 <1.3.0        a range (also ">=1.2.0, <1.3.0")
 //     <2.0.0 || >=3.0.0 <3.1.0
+//     1.0.0, >=2.0.0 <2.1.0 a version and a range
 type Versions struct {
 	eco  string
 	all  bool
@@ -58,48 +66,67 @@ func ParseVersions(eco, expr string) (*Versions, error) {
 		return vs, nil
 	}
 	n := 0
-	for _, alt := range splitAlts(expr) {
-		fields := strings.Fields(alt)
-		if len(fields) == 0 {
+	for _, alt := range strings.Split(expr, "||") {
+		if strings.TrimSpace(alt) == "" {
 			return nil, fmt.Errorf("versions %q has an empty alternative", expr)
 		}
-		var ts []term
-		for i := 0; i < len(fields); i++ {
-			f := fields[i]
-			op, rest := splitOp(f)
-			if rest == "" && i+1 < len(fields) { // an operator written apart: ">= 1.2.0"
-				i++
-				rest = fields[i]
-			}
-			if rest == "" || strings.ContainsAny(rest, "<>=!*") {
-				return nil, fmt.Errorf("versions %q: %q is not an operator and a version", expr, f)
-			}
-			// Every ecosystem's versions start with a number (after a "v",
-			// or a Debian epoch); the version libraries accept nearly any
-			// text, so a typo would otherwise match nothing silently.
-			if d := strings.TrimPrefix(rest, "v"); d == "" || d[0] < '0' || d[0] > '9' {
-				return nil, fmt.Errorf("versions %q: %q is not a version (versions start with a number)", expr, rest)
-			}
-			v, err := semantic.Parse(rest, eco)
+		// bounds collects consecutive parts without an exact version:
+		// they are one alternative whose terms must all hold.
+		var bounds []term
+		for _, part := range strings.Split(alt, ",") {
+			ts, err := parseTerms(eco, expr, part)
 			if err != nil {
-				return nil, fmt.Errorf("versions %q: %q is not a %s version", expr, rest, eco)
+				return nil, err
 			}
-			ts = append(ts, term{op, v})
-			if n++; n > maxTerms {
+			if n += len(ts); n > maxTerms {
 				return nil, fmt.Errorf("versions has more than %d terms", maxTerms)
 			}
+			if slices.ContainsFunc(ts, func(t term) bool { return t.op == "=" }) {
+				if bounds != nil {
+					vs.alts, bounds = append(vs.alts, bounds), nil
+				}
+				vs.alts = append(vs.alts, ts)
+				continue
+			}
+			bounds = append(bounds, ts...)
 		}
-		vs.alts = append(vs.alts, ts)
+		if bounds != nil {
+			vs.alts = append(vs.alts, bounds)
+		}
 	}
 	return vs, nil
 }
 
-func splitAlts(expr string) []string {
-	var out []string
-	for _, a := range strings.Split(strings.ReplaceAll(expr, "||", ","), ",") {
-		out = append(out, strings.TrimSpace(a))
+// parseTerms reads one part of expr: terms separated by spaces.
+func parseTerms(eco, expr, part string) ([]term, error) {
+	fields := strings.Fields(part)
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("versions %q has an empty alternative", expr)
 	}
-	return out
+	var ts []term
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		op, rest := splitOp(f)
+		if rest == "" && i+1 < len(fields) { // an operator written apart: ">= 1.2.0"
+			i++
+			rest = fields[i]
+		}
+		if rest == "" || strings.ContainsAny(rest, "<>=!*") {
+			return nil, fmt.Errorf("versions %q: %q is not an operator and a version", expr, f)
+		}
+		// Every ecosystem's versions start with a number (after a "v",
+		// or a Debian epoch); the version libraries accept nearly any
+		// text, so a typo would otherwise match nothing silently.
+		if d := strings.TrimPrefix(rest, "v"); d == "" || d[0] < '0' || d[0] > '9' {
+			return nil, fmt.Errorf("versions %q: %q is not a version (versions start with a number)", expr, rest)
+		}
+		v, err := semantic.Parse(rest, eco)
+		if err != nil {
+			return nil, fmt.Errorf("versions %q: %q is not a %s version", expr, rest, eco)
+		}
+		ts = append(ts, term{op, v})
+	}
+	return ts, nil
 }
 
 func splitOp(s string) (op, rest string) {

@@ -20,6 +20,14 @@ func TestVersions(t *testing.T) {
 		{"npm", ">= 1.2.0 < 1.3.0", []string{"1.2.5"}, []string{"1.3.1"}},
 		{"npm", "<2.0.0 || >=3.0.0 <3.1.0", []string{"1.9.0", "3.0.5"}, []string{"2.5.0", "3.1.0"}},
 		{"npm", "!=1.0.0", []string{"1.0.1"}, []string{"1.0.0"}},
+		// Between bounds a comma means "and" (PEP 440, Cargo, Composer):
+		// the range, not every version.
+		{"npm", ">=1.2.0, <1.3.0", []string{"1.2.0", "1.2.9"}, []string{"1.3.0", "1.1.9", "0.1.0", "9.0.0"}},
+		{"PyPI", ">=2.0,<2.5,!=2.3", []string{"2.0", "2.4.1"}, []string{"2.3", "2.5", "1.9"}},
+		// Exact versions stay alternatives of their own, beside a range.
+		{"npm", "1.0.0, >=2.0.0 <2.1.0", []string{"1.0.0", "2.0.5"}, []string{"1.5.0", "2.1.0"}},
+		{"npm", ">=1.2.0, <1.3.0, 2.0.0", []string{"1.2.1", "2.0.0"}, []string{"1.3.0", "2.0.1"}},
+		{"npm", "1.0.0 || 1.0.1", []string{"1.0.0", "1.0.1"}, []string{"1.0.2"}},
 		// The ecosystem's order: PyPI's 1.0 is 1.0.0; Maven's 1.0-SNAPSHOT
 		// is before 1.0.
 		{"PyPI", "=1.0", []string{"1.0", "1.0.0"}, []string{"1.0.1"}},
@@ -48,7 +56,7 @@ func TestVersions(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"", ">", ">=", "banana", ">=1.0 banana", "1.0,,2.0", "=*", "<=>1.0", "1.0 || "} {
+	for _, bad := range []string{"", ">", ">=", "banana", ">=1.0 banana", "1.0,,2.0", "=*", "<=>1.0", "1.0 || ", "|| 1.0", ">=1.0, ", ",1.0"} {
 		if _, err := iocs.ParseVersions("npm", bad); err == nil {
 			t.Errorf("ParseVersions(npm, %q) accepted", bad)
 		}
