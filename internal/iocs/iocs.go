@@ -64,10 +64,10 @@ type Service struct {
 // ecosystems maps what an operator may write (an OSV ecosystem in any
 // case, or a purl type) to the OSV ecosystem.
 var ecosystems = map[string]string{
-	"npm": "npm", "pypi": "PyPI", "go": "Go", "golang": "Go", "maven": "Maven", "crates.io": "crates.io", "cargo": "crates.io",
+	"npm": "npm", "pypi": "PyPI", "pip": "PyPI", "go": "Go", "golang": "Go", "maven": "Maven", "crates.io": "crates.io", "cargo": "crates.io", "crates": "crates.io",
 	"rubygems": "RubyGems", "gem": "RubyGems", "nuget": "NuGet", "packagist": "Packagist", "composer": "Packagist",
 	"pub": "Pub", "hex": "Hex", "debian": "Debian", "deb": "Debian", "ubuntu": "Ubuntu", "alpine": "Alpine", "apk": "Alpine",
-	"cran": "CRAN", "hackage": "Hackage", "swifturl": "SwiftURL",
+	"cran": "CRAN", "hackage": "Hackage", "swifturl": "SwiftURL", "swift": "SwiftURL",
 }
 
 // Ecosystem returns the OSV ecosystem name of s, or "".
