@@ -57,6 +57,9 @@ func ScheduleInterval(s string) time.Duration {
 	return 0
 }
 
+// AssetRef names an asset and the kind it has when it is new.
+type AssetRef struct{ Name, Kind string }
+
 // Asset is what findings are about: a host or project an agent names, or a
 // site external scans reach.
 type Asset struct {

@@ -138,6 +138,13 @@ type Finding struct {
 	UpdatedAt  time.Time         `json:"updated_at"`
 }
 
+// FindingScope names the findings of an asset a reconciliation reads: all
+// of them when Purls is nil, else those of these purls.
+type FindingScope struct {
+	AssetID string
+	Purls   []string
+}
+
 // FindingFilter selects findings; nil and empty fields do not filter.
 type FindingFilter struct {
 	OrgID    string

@@ -57,25 +57,25 @@ type Tx interface {
 	sentinel.Clock
 	sentinel.EventWriter
 	sentinel.AuditWriter
-	// UpsertAsset returns the organization's asset of that name, creating
-	// it (created true) when it is new.
-	UpsertAsset(ctx context.Context, orgID, name, kind string) (asset *sentinel.Asset, created bool, err error)
-	// AssetFindings returns an asset's findings from one source, keyed by
-	// purl + "\x00" + advisory id: all of them when purls is nil, else
-	// those of these purls.
-	AssetFindings(ctx context.Context, orgID, assetID, source string, purls []string) (map[string]*sentinel.Finding, error)
+	// UpsertAssets returns the organization's assets of these names, by
+	// name, creating the missing ones (created names them); every one
+	// stays locked until the transaction ends.
+	UpsertAssets(ctx context.Context, orgID string, refs []sentinel.AssetRef) (assets map[string]*sentinel.Asset, created map[string]bool, err error)
+	// FindingsOf returns the findings from one source of each scope's
+	// asset, by asset id, then by purl + "\x00" + advisory id.
+	FindingsOf(ctx context.Context, orgID, source string, scopes []sentinel.FindingScope) (map[string]map[string]*sentinel.Finding, error)
 	FindingForUpdate(ctx context.Context, orgID, id string) (*sentinel.Finding, error)
 	SaveFinding(ctx context.Context, f *sentinel.Finding) error
 	// MarkSLABreached reports whether it marked the finding (false when
 	// another replica did first).
 	MarkSLABreached(ctx context.Context, id string) (bool, error)
-	// EdgeBoosts returns the risk edge traffic added to an asset's
+	// EdgeBoostsOf returns the risk edge traffic added to these assets'
 	// findings, by finding id: reconciliation keeps it.
-	EdgeBoosts(ctx context.Context, orgID, assetID string) (map[string]int, error)
-	// LiveSource returns the id of the host's live source: the
-	// submission (or scan) whose components are its current ones; ""
-	// when it has none.
-	LiveSource(ctx context.Context, orgID, host string) (string, error)
+	EdgeBoostsOf(ctx context.Context, orgID string, assetIDs []string) (map[string]int, error)
+	// LiveSourcesOf returns each host's live source: the submission (or
+	// scan) whose components are its current ones; hosts without one are
+	// absent.
+	LiveSourcesOf(ctx context.Context, orgID string, hosts []string) (map[string]string, error)
 	// BufferInserts lets the rest of the transaction write its new
 	// findings and events as multi-row inserts (before its next other
 	// statement, and before it commits).
@@ -179,11 +179,6 @@ func (e *Engine) Reconcile(ctx context.Context, in Input) (*Result, error) {
 // than the findings it wrote (BenchmarkWatchDelta). It does not count
 // the assets' open findings (Result.Open is 0).
 func (e *Engine) ReconcileBatch(ctx context.Context, ins []Input) ([]*Result, error) {
-	type prepared struct {
-		in      Input
-		current map[matchKey]sentinel.AdvisoryMatch
-		seen    map[string]bool
-	}
 	m := e.Intel()
 	indicators := map[string]func(string) []sentinel.AdvisoryMatch{} // by organization
 	ps := make([]prepared, 0, len(ins))
@@ -208,11 +203,18 @@ func (e *Engine) ReconcileBatch(ctx context.Context, ins []Input) ([]*Result, er
 		}
 		ps = append(ps, prepared{in, current, seen})
 	}
+	if err := distinctAssets(ps); err != nil {
+		return nil, err
+	}
 	out := make([]*Result, len(ps))
 	err := e.DB.Update(ctx, func(tx Tx) error {
 		tx.BufferInserts()
+		pre, err := prefetch(ctx, tx, ps)
+		if err != nil {
+			return err
+		}
 		for i, p := range ps {
-			res, err := e.reconcileTx(ctx, tx, p.in, p.current, p.seen)
+			res, err := e.reconcileTx(ctx, tx, p.in, p.current, p.seen, pre[i])
 			if err != nil {
 				return fmt.Errorf("reconcile findings of %s: %w", p.in.Asset, err)
 			}
@@ -262,50 +264,25 @@ func match(ctx context.Context, m Matcher, indicators func(string) []sentinel.Ad
 	return current, seen, nil
 }
 
-// reconcileTx writes one asset's findings in tx.
-func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[matchKey]sentinel.AdvisoryMatch, seen map[string]bool) (*Result, error) {
+// reconcileTx writes one asset's findings in tx, from what prefetch read.
+func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[matchKey]sentinel.AdvisoryMatch, seen map[string]bool, pre fetched) (*Result, error) {
 	res := &Result{}
-	asset, created, err := tx.UpsertAsset(ctx, in.Org.ID, in.Asset, in.AssetKind)
-	if err != nil {
-		return nil, err
-	}
+	asset := pre.asset
 	res.AssetID = asset.ID
-	if created {
+	if pre.created {
 		if _, err := tx.EmitEvent(ctx, in.Org, sentinel.EventAssetFirstSeen, "", map[string]any{
 			"asset_id": asset.ID, "name": asset.Name, "kind": asset.Kind}); err != nil {
 			return nil, err
 		}
 	}
-	// UpsertAsset has locked the asset's row (or inserted it): another
-	// reconciliation of this host waits for this transaction, so the live
-	// source read now is still the live one when it commits, or the newer
-	// submission's own reconciliation runs after it.
-	if in.SubmissionID != "" {
-		live, err := tx.LiveSource(ctx, in.Org.ID, in.Asset)
-		if err != nil {
-			return nil, err
-		}
-		if live != in.SubmissionID {
-			return &Result{AssetID: asset.ID, Superseded: true}, nil
-		}
+	// The asset's row was locked (or inserted) before its live source was
+	// read: another reconciliation of this host waits for this
+	// transaction, so the live source read is still the live one when it
+	// commits, or the newer submission's own reconciliation runs after it.
+	if in.SubmissionID != "" && pre.live != in.SubmissionID {
+		return &Result{AssetID: asset.ID, Superseded: true}, nil
 	}
-	// A partial reconciliation leaves the findings of other components
-	// alone, so it reads only those of its own.
-	var purls []string
-	if in.Partial {
-		purls = make([]string, 0, len(seen))
-		for p := range seen {
-			purls = append(purls, p)
-		}
-	}
-	existing, err := tx.AssetFindings(ctx, in.Org.ID, asset.ID, in.Source, purls)
-	if err != nil {
-		return nil, err
-	}
-	boosts, err := tx.EdgeBoosts(ctx, in.Org.ID, asset.ID)
-	if err != nil {
-		return nil, err
-	}
+	existing, boosts := pre.existing, pre.boosts
 	// A finding kept under one id of an alias group stays the group's
 	// finding when the group's preferred id changes.
 	for k, a := range current {

@@ -112,26 +112,3 @@ func (db *DB) EdgeWindow(ctx context.Context, orgID, findingID string) (*sentine
 	return &w, nil
 }
 
-// EdgeBoosts returns the risk edge traffic added to an asset's findings,
-// keyed by finding id (findings without any are absent).
-func (tx *Tx) EdgeBoosts(ctx context.Context, orgID, assetID string) (map[string]int, error) {
-	// f.org_id lets the asset's findings be read from their index (org_id,
-	// asset_id, ...): without it SQLite scanned every finding's entry in
-	// that index, for each reconciliation (BenchmarkWatchDelta).
-	rows, err := tx.Query(ctx, `SELECT w.finding_id, w.boost FROM edge_windows w JOIN findings f ON f.id = w.finding_id
-		WHERE w.org_id = $1 AND f.org_id = $1 AND f.asset_id = $2 AND w.boost > 0`, orgID, assetID)
-	if err != nil {
-		return nil, fmt.Errorf("edge boosts: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]int{}
-	for rows.Next() {
-		var id string
-		var b int
-		if err := rows.Scan(&id, &b); err != nil {
-			return nil, err
-		}
-		out[id] = b
-	}
-	return out, rows.Err()
-}

@@ -93,44 +93,6 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 	return nil
 }
 
-// AssetFindings returns the findings of an asset from one source, keyed
-// by purl + "\x00" + advisory id, inside the transaction: every one when
-// purls is nil, else those of these purls (the watch re-matches a few
-// packages of each host, and reads only their findings).
-func (tx *Tx) AssetFindings(ctx context.Context, orgID, assetID, source string, purls []string) (map[string]*sentinel.Finding, error) {
-	q := `SELECT ` + findingColumns + ` FROM findings f JOIN assets a ON a.id = f.asset_id
-		WHERE f.org_id = $1 AND f.asset_id = $2 AND f.source = $3`
-	args := []any{orgID, assetID, source}
-	if purls != nil {
-		// One statement text whatever the number of purls, so that it
-		// stays prepared (see reused).
-		list, err := json.Marshal(purls)
-		if err != nil {
-			return nil, err
-		}
-		if tx.Engine() == Postgres {
-			q += ` AND f.purl IN (SELECT jsonb_array_elements_text($4::jsonb))`
-		} else {
-			q += ` AND f.purl IN (SELECT value FROM json_each($4))`
-		}
-		args = append(args, string(list))
-	}
-	rows, err := tx.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]*sentinel.Finding{}
-	for rows.Next() {
-		f, err := scanFinding(rows)
-		if err != nil {
-			return nil, err
-		}
-		out[f.Purl+"\x00"+f.AdvisoryID] = f
-	}
-	return out, rows.Err()
-}
-
 // FindingForUpdate reads one finding inside a transaction. Errors: ENOTFOUND.
 func (tx *Tx) FindingForUpdate(ctx context.Context, orgID, id string) (*sentinel.Finding, error) {
 	f, err := scanFinding(tx.QueryRow(ctx, `SELECT `+findingColumns+` FROM findings f JOIN assets a ON a.id = f.asset_id WHERE f.org_id = $1 AND f.id = $2`, orgID, id))

@@ -51,20 +51,6 @@ func (tx *Tx) CreateSubmission(ctx context.Context, s *sentinel.Submission, body
 	return tx.indexComponents(ctx, s.OrgID, s.Host, s.ID, now, uniq)
 }
 
-// LiveSource returns the id of the host's live source (its newest
-// submission, or scan), "" when it has none, inside the transaction.
-func (tx *Tx) LiveSource(ctx context.Context, orgID, host string) (string, error) {
-	var id string
-	err := tx.QueryRow(ctx, `SELECT source_id FROM inventory_live WHERE org_id = $1 AND host = $2`, orgID, host).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("live source: %w", err)
-	}
-	return id, nil
-}
-
 // setLive makes sourceID the host's live source unless a newer one is.
 func (tx *Tx) setLive(ctx context.Context, orgID, host, sourceID, kind string, at int64) error {
 	_, err := tx.Exec(ctx, `INSERT INTO inventory_live (org_id, host, source_id, kind, created_at) VALUES ($1, $2, $3, $4, $5)

@@ -42,18 +42,21 @@ func testBufferedInserts(t *testing.T, db *store.DB) {
 			}
 		}
 		// A read in the same transaction sees every buffered row.
-		got, err := tx.AssetFindings(ctx, org.ID, asset.ID, "sbom", nil)
+		all, err := tx.FindingsOf(ctx, org.ID, "sbom", []sentinel.FindingScope{{AssetID: asset.ID}})
 		if err != nil {
 			return err
 		}
+		got := all[asset.ID]
 		if len(got) != n || got["pkg:npm/p7@1.0.0\x00GHSA-x"].Aliases[0] != "CVE-1" {
 			return fmt.Errorf("read in the transaction: %d findings", len(got))
 		}
 		// Those of some purls only.
-		some, err := tx.AssetFindings(ctx, org.ID, asset.ID, "sbom", []string{"pkg:npm/p7@1.0.0", "pkg:npm/p1202@1.0.0", "pkg:npm/none@1"})
+		of, err := tx.FindingsOf(ctx, org.ID, "sbom", []sentinel.FindingScope{{AssetID: asset.ID,
+			Purls: []string{"pkg:npm/p7@1.0.0", "pkg:npm/p1202@1.0.0", "pkg:npm/none@1"}}})
 		if err != nil {
 			return err
 		}
+		some := of[asset.ID]
 		if len(some) != 2 || some["pkg:npm/p1202@1.0.0\x00GHSA-x"] == nil {
 			return fmt.Errorf("findings of 3 purls: %d, want 2", len(some))
 		}

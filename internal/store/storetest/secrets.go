@@ -165,7 +165,7 @@ func testSecretsAndEdge(t *testing.T, db *store.DB) {
 		if g := ws[f.ID]; g == nil || g.Count != 3 || g.Total != 4 || !g.Reached || g.Boost != 15 || !g.WindowStart.Equal(w.WindowStart) || len(ws) != 1 {
 			t.Errorf("EdgeWindows = %+v", ws)
 		}
-		if bs, err := tx.EdgeBoosts(ctx, b.ID, f.AssetID); err != nil || len(bs) != 1 || bs[f.ID] != 15 {
+		if bs, err := tx.EdgeBoostsOf(ctx, b.ID, []string{f.AssetID}); err != nil || len(bs) != 1 || bs[f.ID] != 15 {
 			t.Errorf("EdgeBoosts = %v, %v", bs, err)
 		}
 		if ws, _ := tx.EdgeWindows(ctx, a.ID, []string{f.ID}); len(ws) != 0 {

@@ -34,6 +34,7 @@ func Run(t *testing.T, open Opener) {
 		{"meters", testMeters},
 		{"tx_rollback", testRollback},
 		{"tx_buffered_inserts", testBufferedInserts},
+		{"reconcile_reads", testReconcileReads},
 		{"keyset_pages", testPages},
 		{"scans_and_sites", testScans},
 		{"iocs_and_live_sources", testIOCsAndLive},
