@@ -111,4 +111,3 @@ func (db *DB) EdgeWindow(ctx context.Context, orgID, findingID string) (*sentine
 	w.WindowStart, w.LastSeen = FromMS(start), FromMS(last)
 	return &w, nil
 }
-
