@@ -40,6 +40,18 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 			pu.Namespace, pu.Name = p.Name[:i], p.Name[i+1:]
 		}
 	}
+	name := p.Name
+	if pu.Type == "swift" {
+		// scalibr names a SwiftPM package by its whole location
+		// ("github.com/apple/swift-nio"); in its purl the host and owner
+		// are the namespace. A location written with the default port
+		// names the same repository.
+		name = swiftName(name)
+		pu.Namespace, pu.Name = "", name
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			pu.Namespace, pu.Name = name[:i], name[i+1:]
+		}
+	}
 	if sc := p.SourceCode; sc != nil && sc.Commit != "" {
 		vcs = vcsURL(sc.Repo, sc.Commit)
 	}
@@ -57,12 +69,23 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	return sentinel.Component{
 		Purl:      ps,
 		Ecosystem: eco,
-		Name:      p.Name,
+		Name:      name,
 		Version:   p.Version,
 		Type:      "library",
 		Locations: []string{loc},
 		Licenses:  p.Licenses,
 	}, true
+}
+
+// swiftName normalises a SwiftPM package location: no scheme, no default
+// port, no ".git", as OSV's SwiftURL names are written.
+func swiftName(n string) string {
+	n = strings.TrimSuffix(n, ".git")
+	if host, rest, ok := strings.Cut(n, "/"); ok {
+		host = strings.TrimSuffix(strings.TrimSuffix(host, ":443"), ":80")
+		n = host + "/" + rest
+	}
+	return n
 }
 
 // localPath reports whether a Go module path is a local directory (the

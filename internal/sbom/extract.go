@@ -37,6 +37,7 @@ func DefaultSkipDirs() []string {
 		"vendor",
 		".venv", "venv", "__pycache__", ".tox", ".mypy_cache",
 		".gradle", ".m2",
+		".build", // SwiftPM: checkouts of the dependencies, each with its own Package.resolved
 		".idea", ".vscode",
 	}
 }

@@ -10,6 +10,7 @@ package sbom_test
 import (
 	"bufio"
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -478,3 +479,32 @@ var pomZeppelin = fixed(
 	"org.slf4j:slf4j-reload4j@1.7.35",
 	"xml-apis:xml-apis@1.4.01",
 )
+
+// swiftRead reads the pins of a SwiftPM Package.resolved (v1: object.pins
+// with repositoryURL; v2 and v3: pins with location), each named by its
+// location without scheme, default port or ".git", at its pinned version
+// ("" for a branch or revision pin).
+func swiftRead(tb testing.TB, dir string) []string {
+	type pin struct {
+		Location, RepositoryURL string
+		State                   struct{ Version string }
+	}
+	var f struct {
+		Pins   []pin
+		Object struct{ Pins []pin }
+	}
+	mustJSON(tb, filepath.Join(dir, "Package.resolved"), &f)
+	var out []string
+	for _, p := range append(f.Pins, f.Object.Pins...) {
+		loc := p.Location
+		if loc == "" {
+			loc = p.RepositoryURL
+		}
+		u, err := url.Parse(loc)
+		if err != nil {
+			tb.Fatalf("pin location %q: %v", loc, err)
+		}
+		out = append(out, u.Hostname()+strings.TrimSuffix(u.Path, ".git")+"@"+p.State.Version)
+	}
+	return set(out)
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/uvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/packageresolved"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/apk"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
@@ -63,6 +64,7 @@ var registry = []struct {
 	{packageslockjson.Name, Languages, packageslockjson.New}, // NuGet packages.lock.json
 	{pubspec.Name, Languages, pubspec.New},                   // pubspec.lock
 	{mixlock.Name, Languages, mixlock.New},                   // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{packageresolved.Name, Languages, packageresolved.New},   // SwiftPM Package.resolved v1-v3
 	{dpkg.Name, OSPackages, dpkg.New},                        // var/lib/dpkg/status, var/lib/dpkg/status.d/*
 	{apk.Name, OSPackages, apk.New},                          // lib/apk/db/installed
 	{rpm.Name, OSPackages, rpm.New},                          // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...

@@ -44,6 +44,7 @@ func TestRegistry(t *testing.T) {
 		"java/pomxml":                {"pom.xml"},
 		"java/gradlelockfile":        {"gradle.lockfile", "buildscript-gradle.lockfile", "settings-gradle.lockfile"},
 		"rust/cargolock":             {"Cargo.lock"},
+		"swift/packageresolved":      {"Package.resolved", "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"},
 		"ruby/gemfilelock":           {"Gemfile.lock"},
 		"php/composerlock":           {"composer.lock"},
 		"dotnet/packageslockjson":    {"packages.lock.json"},
