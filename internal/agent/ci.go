@@ -211,16 +211,31 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		return err
 	}
 
-	// The offline database is read first: a bad one fails before the walk.
+	// The offline database is read while the tree is walked (both take a
+	// core); a bad one stops the walk, and its error is the one reported.
 	var offline *ciIntel
+	var offlineErr error
+	loaded := make(chan struct{})
+	scanCtx, stopScan := context.WithCancel(ctx)
+	defer stopScan()
 	if o.offlineDB != "" {
-		if offline, err = ciLoadOffline(ctx, o.offlineDB, now); err != nil {
-			return err
-		}
+		go func() {
+			defer close(loaded)
+			if offline, offlineErr = ciLoadOffline(ctx, o.offlineDB, now); offlineErr != nil {
+				stopScan()
+			}
+		}()
+	} else {
+		close(loaded)
+	}
+	res, err := c.scan(scanCtx, root, o.scan)
+	<-loaded
+	if offlineErr != nil {
+		return offlineErr
+	}
+	if offline != nil {
 		warnings = append(warnings, offline.warnings...)
 	}
-
-	res, err := c.scan(ctx, root, o.scan)
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
