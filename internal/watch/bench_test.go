@@ -22,6 +22,19 @@ import (
 // components (5,000,000 inventory rows).
 var benchShape = benchdata.Watch5M
 
+// openWatched opens a server on the engine holding benchShape's
+// inventory, ten findings per host of earlier advisories, and the shipped
+// intel.
+func openWatched(b *testing.B, engine string) *server.Server {
+	s, _ := benchdata.Open(b, engine, "watch-5m", func(s *server.Server, org *sentinel.Organization) {
+		now := time.Now()
+		benchdata.SeedInventory(b, s.DB, org.ID, benchShape, now.Add(-time.Duration(benchShape.Subs)*benchShape.Step))
+		benchdata.SeedFindings(b, s.DB, org.ID, benchdata.Findings{N: 10 * benchShape.Hosts, Hosts: benchShape.Hosts, Owners: 20}, now)
+		servertest.SyncIntel(b, s)
+	})
+	return s
+}
+
 // deltaDir writes n new OSV advisories (ids unique to round) into a fresh
 // directory: one in ten names a popular package of the inventory (each is
 // on about half the hosts), the others a package of its long tail (each on
@@ -66,13 +79,7 @@ func deltaDir(b *testing.B, r *rand.Rand, round, n int) string {
 func BenchmarkWatchDelta(b *testing.B) {
 	for _, engine := range []string{store.SQLite, store.Postgres} {
 		b.Run(engine, func(b *testing.B) {
-			s, _ := benchdata.Open(b, engine, "watch-5m", func(s *server.Server, org *sentinel.Organization) {
-				now := time.Now()
-				benchdata.SeedInventory(b, s.DB, org.ID, benchShape, now.Add(-time.Duration(benchShape.Subs)*benchShape.Step))
-				// Ten findings per host of earlier advisories.
-				benchdata.SeedFindings(b, s.DB, org.ID, benchdata.Findings{N: 10 * benchShape.Hosts, Hosts: benchShape.Hosts, Owners: 20}, now)
-				servertest.SyncIntel(b, s)
-			})
+			s := openWatched(b, engine)
 			ctx := context.Background()
 			r := rand.New(rand.NewPCG(12, 12))
 			round := 0
@@ -112,12 +119,7 @@ func BenchmarkWatchDelta(b *testing.B) {
 func BenchmarkWatchDaily(b *testing.B) {
 	for _, engine := range []string{store.SQLite, store.Postgres} {
 		b.Run(engine, func(b *testing.B) {
-			s, _ := benchdata.Open(b, engine, "watch-5m", func(s *server.Server, org *sentinel.Organization) {
-				now := time.Now()
-				benchdata.SeedInventory(b, s.DB, org.ID, benchShape, now.Add(-time.Duration(benchShape.Subs)*benchShape.Step))
-				benchdata.SeedFindings(b, s.DB, org.ID, benchdata.Findings{N: 10 * benchShape.Hosts, Hosts: benchShape.Hosts, Owners: 20}, now)
-				servertest.SyncIntel(b, s)
-			})
+			s := openWatched(b, engine)
 			ctx := context.Background()
 			first := time.Now()
 			if err := s.Watch.Once(ctx); err != nil {

@@ -188,15 +188,12 @@ func (s *Service) Once(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		b := newBatcher()
-		for start := 0; start < len(srcs); {
-			batch := srcs[start : start+b.next(len(srcs)-start)]
-			start += len(batch)
-			ins := make([]finding.Input, 0, len(batch))
-			for _, src := range batch {
+		err = s.inBatches(ctx, len(srcs), func(from, to int) ([]finding.Input, error) {
+			ins := make([]finding.Input, 0, to-from)
+			for _, src := range srcs[from:to] {
 				items, err := s.DB.SubmissionItems(ctx, org.ID, src.SourceID)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				comps := make([]sentinel.Component, 0, len(items))
 				for _, it := range items {
@@ -204,12 +201,31 @@ func (s *Service) Once(ctx context.Context) error {
 				}
 				ins = append(ins, input(org, src, comps, false, nil))
 			}
-			began := time.Now()
-			if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
-				return fmt.Errorf("watch %s: %w", org.Slug, err)
-			}
-			b.took(len(batch), time.Since(began))
+			return ins, nil
+		})
+		if err != nil {
+			return fmt.Errorf("watch %s: %w", org.Slug, err)
 		}
+	}
+	return nil
+}
+
+// inBatches reconciles n sources in transactions sized by a batcher;
+// build returns the inputs of sources [from, to).
+func (s *Service) inBatches(ctx context.Context, n int, build func(from, to int) ([]finding.Input, error)) error {
+	b := newBatcher()
+	for start := 0; start < n; {
+		end := start + b.next(n-start)
+		ins, err := build(start, end)
+		if err != nil {
+			return err
+		}
+		began := time.Now()
+		if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
+			return err
+		}
+		b.took(end-start, time.Since(began))
+		start = end
 	}
 	return nil
 }
@@ -265,25 +281,18 @@ func (s *Service) AfterSync(ctx context.Context, syncID int64) (int, error) {
 			}
 			bySource[k] = append(bySource[k], sentinel.Component{Purl: c.Purl, Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version})
 		}
-		b := newBatcher()
-		for start := 0; start < len(order); {
-			batch := order[start : start+b.next(len(order)-start)]
-			start += len(batch)
-			ins := make([]finding.Input, 0, len(batch))
-			for _, k := range batch {
-				comps := bySource[k]
+		err = s.inBatches(ctx, len(order), func(from, to int) ([]finding.Input, error) {
+			ins := make([]finding.Input, 0, to-from)
+			for _, k := range order[from:to] {
 				src := sentinel.LiveComponent{Host: k.host, SourceID: k.id, Kind: k.kind}
-				ins = append(ins, input(org, src, comps, true, withdrawn))
+				ins = append(ins, input(org, src, bySource[k], true, withdrawn))
 			}
-			began := time.Now()
-			if _, err := s.Findings.ReconcileBatch(ctx, ins); err != nil {
-				return n, fmt.Errorf("watch %s after sync %d: %w", org.Slug, syncID, err)
-			}
-			b.took(len(batch), time.Since(began))
-			for _, k := range batch {
-				n += len(bySource[k])
-			}
+			return ins, nil
+		})
+		if err != nil {
+			return n, fmt.Errorf("watch %s after sync %d: %w", org.Slug, syncID, err)
 		}
+		n += len(live)
 	}
 	return n, nil
 }
