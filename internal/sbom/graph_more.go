@@ -234,7 +234,7 @@ func gemGraph(data []byte, lk *lockIndex) error {
 		return lk.find(name, "")
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
 		if line != "" && line[0] != ' ' {
@@ -310,7 +310,7 @@ func mixGraph(data []byte, lk *lockIndex) error {
 	}
 	var entries []entry
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
 	for sc.Scan() {
 		line := sc.Text()
 		if m := mixHex.FindStringSubmatch(line); m != nil {

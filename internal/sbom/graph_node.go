@@ -394,7 +394,7 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 	var cur *yarnEntry
 	var sub string
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
 	unq := func(s string) string { return strings.Trim(strings.TrimSpace(s), `"`) }
 	for sc.Scan() {
 		line := sc.Text()
