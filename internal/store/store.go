@@ -56,6 +56,8 @@ type DB struct {
 
 	// Clock returns the current time; tests replace it.
 	Clock func() time.Time
+
+	stopCheckpoints func() // SQLite: stops the background checkpointer
 }
 
 // Open opens the store named by dsn and applies pending migrations.
@@ -109,6 +111,14 @@ func open(dsn string) (*DB, error) {
 	// index of the table, and reading those pages again from the file
 	// cost more than writing them (BenchmarkWatchDelta).
 	wq.Add("_pragma", "cache_size(-65536)")
+	// The writer does not copy the write-ahead log back into the database
+	// at its commits (SQLite's default, every 4 MiB of log): a goroutine
+	// does it every second on a reader connection (checkpointEvery), on
+	// the other core, so a large transaction's commit does not also wait
+	// for that copy and its fsync. The log file is cut back to 64 MiB when
+	// it restarts.
+	wq.Add("_pragma", "wal_autocheckpoint(0)")
+	wq.Add("_pragma", "journal_size_limit(67108864)")
 	w, err := sql.Open("sqlite", "file:"+path+"?"+wq.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite: %w", err)
@@ -126,7 +136,32 @@ func open(dsn string) (*DB, error) {
 	r.SetMaxIdleConns(8)
 	r.SetConnMaxIdleTime(0)
 	db.Engine, db.w, db.r = SQLite, w, r
+	db.stopCheckpoints = db.checkpointEvery(time.Second)
 	return db, nil
+}
+
+// checkpointEvery copies the write-ahead log into the database every d, in
+// PASSIVE mode: it waits for neither the writer nor the readers, and copies
+// what they leave it. The returned function stops it.
+func (db *DB) checkpointEvery(d time.Duration) func() {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				// An error (the database busy or closing) leaves the log
+				// for the next tick.
+				_, _ = db.r.ExecContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`)
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // Now returns the store's current time (Clock).
@@ -134,6 +169,9 @@ func (db *DB) Now() time.Time { return db.Clock() }
 
 // Close closes the pools.
 func (db *DB) Close() error {
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+	}
 	err := db.w.Close()
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
