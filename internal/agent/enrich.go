@@ -17,14 +17,19 @@ import (
 func (c *Command) enrichMatches(ctx context.Context, o *common, offlineDB string, purls []string) (map[string][]sentinel.AdvisoryMatch, error) {
 	out := map[string][]sentinel.AdvisoryMatch{}
 	if offlineDB != "" {
-		ci, err := ciLoadOffline(ctx, offlineDB, time.Now())
+		ci, err := ciOpenOffline(ctx, offlineDB, time.Now())
 		if err != nil {
 			return nil, err
 		}
+		defer ci.snap.Close()
 		for _, w := range ci.warnings {
 			fmt.Fprintln(c.stderr(), "sentinel: warning:", w)
 		}
-		for _, r := range ci.match(purls) {
+		results, err := ci.match(ctx, purls)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range results {
 			if len(r.Matches) > 0 {
 				out[r.Purl] = r.Matches
 			}

@@ -2,6 +2,7 @@ package intel
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -141,7 +142,7 @@ func LoadZip(ctx context.Context, r io.ReaderAt, size int64) ([]*Advisory, LoadS
 		if f.FileInfo().IsDir() || !strings.EqualFold(path.Ext(f.Name), ".json") {
 			continue
 		}
-		data, reason, err := readZipEntry(f)
+		data, reason, err := readZipEntry(f, MaxRecordSize)
 		if err != nil {
 			st.skip(f.Name, reason, err)
 			continue
@@ -153,8 +154,8 @@ func LoadZip(ctx context.Context, r io.ReaderAt, size int64) ([]*Advisory, LoadS
 
 // readZipEntry reads one entry, refusing entries over MaxRecordSize
 // whatever their header claims.
-func readZipEntry(f *zip.File) ([]byte, string, error) {
-	if f.UncompressedSize64 > MaxRecordSize {
+func readZipEntry(f *zip.File, limit int64) ([]byte, string, error) {
+	if f.UncompressedSize64 > uint64(limit) {
 		return nil, SkipTooLarge, fmt.Errorf("%d bytes", f.UncompressedSize64)
 	}
 	rc, err := f.Open()
@@ -162,12 +163,15 @@ func readZipEntry(f *zip.File) ([]byte, string, error) {
 		return nil, SkipRead, err
 	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, MaxRecordSize+1))
-	if err != nil {
+	// The header's size is only a hint (it may lie): it sizes the buffer,
+	// the limit bounds the read.
+	buf := bytes.NewBuffer(make([]byte, 0, f.UncompressedSize64+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(rc, limit+1)); err != nil {
 		return nil, SkipRead, err
 	}
-	if len(data) > MaxRecordSize {
-		return nil, SkipTooLarge, fmt.Errorf("more than %d bytes", MaxRecordSize)
+	data := buf.Bytes()
+	if int64(len(data)) > limit {
+		return nil, SkipTooLarge, fmt.Errorf("more than %d bytes", limit)
 	}
 	return data, "", nil
 }

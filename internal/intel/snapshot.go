@@ -13,11 +13,14 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
 // Snapshot file layout (a zip):
 //
 //	manifest.json        {"format": SnapshotFormat, "version": 1, "created": ..., counts}
+//	packages.txt         which records name which package (below)
 //	osv/<id>.json        each advisory's raw record, byte for byte
 //	kev.json             the KEV catalog as published
 //	eol/<product>.json   each endoflife.date product file
@@ -25,6 +28,16 @@ import (
 // Entries are written in sorted order with a fixed modification time, so the
 // same snapshot gives the same bytes. A reader keys records by their "id",
 // not by file name.
+//
+// packages.txt lets a reader that matches a known set of packages (the
+// offline CI gate) decode only the records that can match them, instead
+// of every record: one line per package an affected entry names, sorted,
+// "<ecosystem>\t<name>\t<entry>[\t<entry>...]" with the osv/ entry names of
+// its records. A record whose package cannot be written on such a line
+// (a name holding a tab or a line break) is listed on a line with an
+// empty ecosystem and name, and always decoded. The list was added after
+// version 1 was first written: a snapshot without it is read whole, and a
+// reader that does not know it ignores it.
 const (
 	SnapshotFormat  = "sentinel-intel-snapshot"
 	SnapshotVersion = 1
@@ -74,12 +87,15 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	if err := put(packageListName, packageList(ids, advs)); err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
 	for _, id := range ids {
 		raw, err := rawOf(advs[id].Raw, advs[id])
 		if err != nil {
 			return fmt.Errorf("write snapshot advisory %q: %w", id, err)
 		}
-		if err := put("osv/"+fileSafe(id)+".json", raw); err != nil {
+		if err := put(advisoryEntry(id), raw); err != nil {
 			return fmt.Errorf("write snapshot advisory %q: %w", id, err)
 		}
 	}
@@ -107,6 +123,58 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 		return fmt.Errorf("write snapshot: %w", err)
 	}
 	return nil
+}
+
+// packageListName is the snapshot entry that lists the records of each
+// package.
+const packageListName = "packages.txt"
+
+// advisoryEntry is the zip entry name of an advisory's record.
+func advisoryEntry(id string) string { return "osv/" + fileSafe(id) + ".json" }
+
+// packageList is the packages.txt of the advisories advs, ids sorted.
+func packageList(ids []string, advs map[string]*Advisory) []byte {
+	type pkg struct{ eco, name string }
+	entries := make(map[pkg][]string)
+	for _, id := range ids {
+		entry := advisoryEntry(id)
+		seen := make(map[pkg]bool)
+		for _, aff := range advs[id].Affected {
+			k := pkg{aff.Package.Ecosystem, aff.Package.Name}
+			if k.eco == "" || k.name == "" {
+				continue // never matched (NewIndex leaves it out)
+			}
+			if strings.ContainsAny(k.eco+k.name, "\t\r\n") {
+				k = pkg{}
+			}
+			if !seen[k] {
+				seen[k] = true
+				entries[k] = append(entries[k], entry)
+			}
+		}
+	}
+	keys := make([]pkg, 0, len(entries))
+	for k := range entries {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].eco != keys[j].eco {
+			return keys[i].eco < keys[j].eco
+		}
+		return keys[i].name < keys[j].name
+	})
+	var b bytes.Buffer
+	for _, k := range keys {
+		b.WriteString(k.eco)
+		b.WriteByte('\t')
+		b.WriteString(k.name)
+		for _, e := range entries[k] {
+			b.WriteByte('\t')
+			b.WriteString(e)
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 func rawOf(raw []byte, v any) ([]byte, error) {
@@ -137,79 +205,225 @@ var ErrNotSnapshot = errors.New("not a sentinel intel snapshot")
 // EOL file is an error, since a snapshot is produced by us and should be
 // whole.
 func ReadSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*Snapshot, LoadStats, error) {
-	var st LoadStats
+	sr, err := OpenSnapshot(ctx, r, size)
+	if err != nil {
+		return nil, LoadStats{}, err
+	}
+	return sr.Read(ctx)
+}
+
+// ReadSnapshotFile is ReadSnapshot on a file.
+func ReadSnapshotFile(ctx context.Context, name string) (*Snapshot, LoadStats, error) {
+	sr, err := OpenSnapshotFile(ctx, name)
+	if err != nil {
+		return nil, LoadStats{}, err
+	}
+	defer sr.Close()
+	s, st, err := sr.Read(ctx)
+	if err != nil {
+		return nil, st, fmt.Errorf("read snapshot %q: %w", name, err)
+	}
+	return s, st, nil
+}
+
+// SnapshotReader reads a snapshot in two steps. OpenSnapshot reads all
+// but the advisory records: the manifest, the KEV catalog, the EOL data
+// and the package list. Read then decodes every record, or ReadFor only
+// those that can match a given set of purls: what a gate over one
+// project needs of a database of every advisory.
+type SnapshotReader struct {
+	// Created, KEV and EOL are the snapshot's, as in Snapshot.
+	Created time.Time
+	KEV     *KEVCatalog
+	EOL     []*EOLProduct
+
+	records []*zip.File // every osv/*.json entry, in file order
+	// packages maps a package key (packageKey) to the entries of the
+	// records naming the package; nil when the snapshot has no package
+	// list, and every record is read.
+	packages map[string][]string
+	always   []string // entries listed without a package: always read
+	closer   io.Closer
+}
+
+// OpenSnapshot reads the snapshot's manifest, KEV catalog, EOL data and
+// package list; the advisory records are read by Read or ReadFor.
+func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotReader, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
-		return nil, st, fmt.Errorf("read snapshot: %w", err)
+		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
-	s := &Snapshot{}
+	sr := &SnapshotReader{}
 	sawManifest := false
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
-			return nil, st, fmt.Errorf("read snapshot: %w", err)
+			return nil, fmt.Errorf("read snapshot: %w", err)
 		}
 		name := f.Name
 		if f.FileInfo().IsDir() {
 			continue
 		}
-		data, reason, err := readZipEntry(f)
-		if err != nil {
-			if strings.HasPrefix(name, "osv/") {
-				st.skip(name, reason, err)
-				continue
+		if strings.HasPrefix(name, "osv/") {
+			if path.Ext(name) == ".json" {
+				sr.records = append(sr.records, f)
 			}
-			return nil, st, fmt.Errorf("read snapshot %q: %w", name, err)
+			continue
+		}
+		if name != "manifest.json" && name != "kev.json" && name != packageListName &&
+			(!strings.HasPrefix(name, "eol/") || path.Ext(name) != ".json") {
+			continue
+		}
+		data, _, err := readZipEntry(f, maxSnapshotPart)
+		if err != nil {
+			return nil, fmt.Errorf("read snapshot %q: %w", name, err)
 		}
 		switch {
 		case name == "manifest.json":
 			var m manifest
 			if err := json.Unmarshal(data, &m); err != nil {
-				return nil, st, fmt.Errorf("read snapshot manifest: %w", err)
+				return nil, fmt.Errorf("read snapshot manifest: %w", err)
 			}
 			if m.Format != SnapshotFormat {
-				return nil, st, ErrNotSnapshot
+				return nil, ErrNotSnapshot
 			}
 			if m.Version > SnapshotVersion {
-				return nil, st, fmt.Errorf("read snapshot: version %d is newer than %d", m.Version, SnapshotVersion)
+				return nil, fmt.Errorf("read snapshot: version %d is newer than %d", m.Version, SnapshotVersion)
 			}
-			s.Created = m.Created
+			sr.Created = m.Created
 			sawManifest = true
-		case strings.HasPrefix(name, "osv/") && path.Ext(name) == ".json":
-			s.Advisories = st.add(s.Advisories, name, data)
+		case name == packageListName:
+			sr.readPackageList(data)
 		case name == "kev.json":
 			k, err := DecodeKEV(bytes.NewReader(data))
 			if err != nil {
-				return nil, st, fmt.Errorf("read snapshot: %w", err)
+				return nil, fmt.Errorf("read snapshot: %w", err)
 			}
-			s.KEV = k
-		case strings.HasPrefix(name, "eol/") && path.Ext(name) == ".json":
+			sr.KEV = k
+		default: // eol/<product>.json
 			p, err := DecodeEOLProduct(strings.TrimSuffix(path.Base(name), ".json"), data)
 			if err != nil {
-				return nil, st, fmt.Errorf("read snapshot: %w", err)
+				return nil, fmt.Errorf("read snapshot: %w", err)
 			}
-			s.EOL = append(s.EOL, p)
+			sr.EOL = append(sr.EOL, p)
 		}
 	}
 	if !sawManifest {
-		return nil, st, ErrNotSnapshot
+		return nil, ErrNotSnapshot
 	}
-	return s, st, nil
+	return sr, nil
 }
 
-// ReadSnapshotFile is ReadSnapshot on a file (sentinel ci --offline-db).
-func ReadSnapshotFile(ctx context.Context, name string) (*Snapshot, LoadStats, error) {
+// maxSnapshotPart is the largest manifest, package list, KEV catalog or
+// EOL file a snapshot may hold: the package list of every OSV ecosystem
+// is a few tens of MiB.
+const maxSnapshotPart = 256 << 20
+
+// readPackageList reads packages.txt (see the layout above). A line that
+// does not have the form ends the list's use: every record is read, as
+// for a snapshot without one.
+func (sr *SnapshotReader) readPackageList(data []byte) {
+	pkgs := make(map[string][]string)
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line == "" {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) < 3 {
+			return
+		}
+		entries := fields[2:]
+		if fields[0] == "" && fields[1] == "" {
+			sr.always = append(sr.always, entries...)
+			continue
+		}
+		k := packageKey(fields[0], fields[1])
+		pkgs[k] = append(pkgs[k], entries...)
+	}
+	sr.packages = pkgs
+}
+
+// OpenSnapshotFile is OpenSnapshot on a file, which stays open until
+// Close.
+func OpenSnapshotFile(ctx context.Context, name string) (*SnapshotReader, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, LoadStats{}, fmt.Errorf("read snapshot: %w", err)
+		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
-	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		return nil, LoadStats{}, fmt.Errorf("read snapshot: %w", err)
+		f.Close()
+		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
-	s, st, err := ReadSnapshot(ctx, f, info.Size())
+	sr, err := OpenSnapshot(ctx, f, info.Size())
 	if err != nil {
-		return nil, st, fmt.Errorf("read snapshot %q: %w", name, err)
+		f.Close()
+		return nil, fmt.Errorf("read snapshot %q: %w", name, err)
+	}
+	sr.closer = f
+	return sr, nil
+}
+
+// Close closes the file of OpenSnapshotFile.
+func (sr *SnapshotReader) Close() error {
+	if sr.closer == nil {
+		return nil
+	}
+	return sr.closer.Close()
+}
+
+// Records is the number of advisory records the snapshot holds.
+func (sr *SnapshotReader) Records() int { return len(sr.records) }
+
+// Read decodes every advisory record. Bad records are skipped and
+// counted.
+func (sr *SnapshotReader) Read(ctx context.Context) (*Snapshot, LoadStats, error) {
+	return sr.read(ctx, nil)
+}
+
+// ReadFor decodes the records that can match the purls: those naming one
+// of their packages. The index of the result matches each of the purls
+// as the index of the whole snapshot does. A snapshot without a package
+// list is read whole.
+func (sr *SnapshotReader) ReadFor(ctx context.Context, purls []string) (*Snapshot, LoadStats, error) {
+	if sr.packages == nil {
+		return sr.read(ctx, nil)
+	}
+	want := make(map[string]bool)
+	for _, e := range sr.always {
+		want[e] = true
+	}
+	var key []byte
+	for _, p := range purls {
+		_, eco, name, err := purl.Resolve(p)
+		if err != nil {
+			continue // matches nothing: the index answers its error
+		}
+		key = appendPackageKey(key[:0], eco, name)
+		for _, e := range sr.packages[string(key)] {
+			want[e] = true
+		}
+	}
+	return sr.read(ctx, want)
+}
+
+// read decodes the records whose entry is in want, or all when want is
+// nil.
+func (sr *SnapshotReader) read(ctx context.Context, want map[string]bool) (*Snapshot, LoadStats, error) {
+	var st LoadStats
+	s := &Snapshot{Created: sr.Created, KEV: sr.KEV, EOL: sr.EOL}
+	for _, f := range sr.records {
+		if err := ctx.Err(); err != nil {
+			return nil, st, fmt.Errorf("read snapshot: %w", err)
+		}
+		if want != nil && !want[f.Name] {
+			continue
+		}
+		data, reason, err := readZipEntry(f, MaxRecordSize)
+		if err != nil {
+			st.skip(f.Name, reason, err)
+			continue
+		}
+		s.Advisories = st.add(s.Advisories, f.Name, data)
 	}
 	return s, st, nil
 }
