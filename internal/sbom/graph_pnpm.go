@@ -1,10 +1,22 @@
 package sbom
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
+	"github.com/google/osv-scalibr/purl"
 	"github.com/tidwall/jsonc"
 	"gopkg.in/yaml.v3"
 )
@@ -54,54 +66,265 @@ func pnpmDepVersion(ref string) string {
 	return ref
 }
 
-func pnpmGraph(data []byte, lk *lockIndex) error {
-	type deps struct {
-		Dependencies         map[string]any `yaml:"dependencies"`
-		OptionalDependencies map[string]any `yaml:"optionalDependencies"`
-		DevDependencies      map[string]any `yaml:"devDependencies"`
-	}
-	var doc struct {
-		Importers map[string]deps `yaml:"importers"`
-		deps      `yaml:",inline"`
-		Packages  map[string]struct {
-			Resolution struct {
-				Tarball string `yaml:"tarball"`
-				Repo    string `yaml:"repo"`
-				Commit  string `yaml:"commit"`
-				Type    string `yaml:"type"`
-			} `yaml:"resolution"`
-			Name                 string            `yaml:"name"`
-			Version              string            `yaml:"version"`
-			Dependencies         map[string]string `yaml:"dependencies"`
-			OptionalDependencies map[string]string `yaml:"optionalDependencies"`
-		} `yaml:"packages"`
-		Snapshots map[string]struct {
-			Dependencies         map[string]string `yaml:"dependencies"`
-			OptionalDependencies map[string]string `yaml:"optionalDependencies"`
-		} `yaml:"snapshots"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return err
-	}
-	// An importer's dependency value is a version (v5) or {specifier, version}.
-	refVersion := func(v any) string {
-		switch v := v.(type) {
-		case string:
-			return pnpmDepVersion(v)
-		case map[string]any:
-			s, _ := v["version"].(string)
-			return pnpmDepVersion(s)
+// pnpmLock is a pnpm-lock.yaml as read once, for the packages
+// (pnpmLockExtractor) and for the graph (pnpmGraph). A file may hold
+// several YAML documents; each is read.
+type pnpmLock struct {
+	docs []pnpmDoc
+}
+
+type pnpmDoc struct {
+	// LockfileVersion is written as a number (5.4) or a string ('9.0').
+	LockfileVersion string              `yaml:"lockfileVersion"`
+	Importers       map[string]pnpmDeps `yaml:"importers"`
+	pnpmDeps        `yaml:",inline"`    // v5 without workspaces: the root's
+	Packages        map[string]pnpmPkg  `yaml:"packages"`
+	Snapshots       map[string]pnpmDeps `yaml:"snapshots"`
+
+	version float64 // LockfileVersion, parsed
+}
+
+type pnpmDeps struct {
+	Dependencies         map[string]pnpmRef `yaml:"dependencies"`
+	OptionalDependencies map[string]pnpmRef `yaml:"optionalDependencies"`
+	DevDependencies      map[string]pnpmRef `yaml:"devDependencies"`
+}
+
+type pnpmPkg struct {
+	Resolution struct {
+		Tarball string `yaml:"tarball"`
+		Repo    string `yaml:"repo"`
+		Commit  string `yaml:"commit"`
+		Type    string `yaml:"type"`
+	} `yaml:"resolution"`
+	Name     string `yaml:"name"`
+	Version  string `yaml:"version"`
+	Dev      bool   `yaml:"dev"`
+	pnpmDeps `yaml:",inline"`
+}
+
+// pnpmRef is a dependency reference: a version ("1.2.3(peer@1.0.0)",
+// "link:../x") or, in an importer, {specifier, version}. Anything else
+// is no reference: it never fails the file.
+type pnpmRef string
+
+// UnmarshalYAML implements yaml.Unmarshaler.
+func (r *pnpmRef) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*r = pnpmRef(n.Value)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "version" && n.Content[i+1].Kind == yaml.ScalarNode {
+				*r = pnpmRef(n.Content[i+1].Value)
+			}
 		}
+	}
+	return nil
+}
+
+// parsePnpmLock reads every document of a pnpm-lock.yaml. A document
+// without a readable lockfileVersion, or a package key that names no
+// package, fails the file, as in scalibr's extractor.
+func parsePnpmLock(data []byte) (*pnpmLock, error) {
+	lock := &pnpmLock{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var d pnpmDoc
+		if err := dec.Decode(&d); err != nil {
+			if errors.Is(err, io.EOF) {
+				return lock, nil
+			}
+			return nil, err
+		}
+		v, err := strconv.ParseFloat(d.LockfileVersion, 64)
+		if err != nil {
+			return nil, fmt.Errorf("lockfileVersion %q: %w", d.LockfileVersion, err)
+		}
+		d.version = v
+		for key := range d.Packages {
+			if _, _, err := pnpmPackageKey(key, v); err != nil {
+				return nil, err
+			}
+		}
+		lock.docs = append(lock.docs, d)
+	}
+}
+
+// pnpmPackageKey reads the name and version of a "packages:" key, as pnpm
+// installs it: v9 "@scope/name@1.2.3"; v5-v8 "/@scope/name/1.2.3_peer" or
+// "/name@1.2.3(peer@1.0.0)". A "file:" key, or a version that is not a
+// number (a tarball's address), gives none: the entry's own name and
+// version fields say it. A v5-v8 key without a "/" is an error.
+func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, err error) {
+	if strings.HasPrefix(key, "file:") {
+		return "", "", nil
+	}
+	if lockfileVersion >= 9 {
+		key = strings.Trim(key, "'")
+		rest, scoped := strings.CutPrefix(key, "@")
+		name, version, _ = strings.Cut(rest, "@")
+		if scoped {
+			name = "@" + name
+		}
+		return name, version, nil
+	}
+	parts := strings.Split(key, "/")
+	if len(parts) < 2 {
+		return "", "", fmt.Errorf("invalid dependency path: %v", key)
+	}
+	parts = parts[1:]
+	switch {
+	case strings.HasPrefix(parts[0], "@") && len(parts) >= 2:
+		name, parts = parts[0]+"/"+parts[1], parts[2:]
+	default:
+		name, parts = parts[0], parts[1:]
+	}
+	if len(parts) > 0 {
+		version = parts[0]
+	}
+	if version == "" { // v6-v8: "name@1.2.3(peer@1.0.0)"
+		name, version = pnpmNameAtVersion(name)
+	}
+	if version == "" || version[0] < '0' || version[0] > '9' {
+		return "", "", nil
+	}
+	version, _, _ = strings.Cut(version, "_")
+	return name, version, nil
+}
+
+// pnpmNameAtVersion splits "name@1.2.3" or "@s/name@1.2.3(peer...)" at
+// its last "@" before a version of word characters, dots and dashes;
+// version is "" when there is none.
+func pnpmNameAtVersion(s string) (name, version string) {
+	end := len(s)
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		end = i
+	}
+	at := strings.LastIndexByte(s[:end], '@')
+	if at <= 0 || at+1 == end {
+		return "", ""
+	}
+	if !isWord(strings.NewReplacer(".", "", "-", "").Replace(s[at+1 : end])) {
+		return "", ""
+	}
+	return s[:at], s[at+1 : end]
+}
+
+// pnpmLockExtractor reads pnpm-lock.yaml once for its packages and its
+// graph, under scalibr's extractor (its name and the files it wants):
+// parsing the YAML was most of the time a pnpm project took, and was done
+// twice. The packages are scalibr's: one per "packages:" entry with a name
+// and version (from the key, else the entry's own fields), a git
+// dependency (a resolution with a commit, or a GitHub codeload tarball)
+// with its repository and commit.
+type pnpmLockExtractor struct{ filesystem.Extractor }
+
+func newPnpmLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := pnpmlock.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pnpmLockExtractor{ex}, nil
+}
+
+// parse implements onePass.
+func (pnpmLockExtractor) parse(b []byte) (any, error) {
+	lock, err := parsePnpmLock(b)
+	if err != nil {
+		return nil, fmt.Errorf("could not extract: %w", err)
+	}
+	return lock, nil
+}
+
+// packages implements onePass.
+func (pnpmLockExtractor) packages(doc any, p string) []*extractor.Package {
+	lock := doc.(*pnpmLock)
+	var pkgs []*extractor.Package
+	for _, d := range lock.docs {
+		for _, key := range slices.Sorted(maps.Keys(d.Packages)) {
+			e := d.Packages[key]
+			name, version, _ := pnpmPackageKey(key, d.version)
+			if e.Name != "" {
+				name = e.Name
+			}
+			if e.Version != "" {
+				version = e.Version
+			}
+			if name == "" || version == "" {
+				continue
+			}
+			commit, repo := e.Resolution.Commit, e.Resolution.Repo
+			if sha := codeloadCommit(e.Resolution.Tarball); sha != "" {
+				commit = sha
+			}
+			pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
+			if commit != "" {
+				if repo == "" {
+					repo = e.Resolution.Tarball
+				}
+				pk.PURLType = purl.TypeGit
+				pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
+			}
+			pkgs = append(pkgs, pk)
+		}
+	}
+	return pkgs
+}
+
+// codeloadCommit is the commit of a GitHub codeload tarball address
+// ("https://codeload.github.com/<owner>/<repo>/tar.gz/<commit>"), or "".
+func codeloadCommit(tarball string) string {
+	rest, ok := strings.CutPrefix(tarball, "https://codeload.github.com/")
+	if !ok {
 		return ""
 	}
+	repo, sha, ok := strings.Cut(rest, "/tar.gz/")
+	owner, name, two := strings.Cut(repo, "/")
+	segment := func(s string) bool { return s != "" && isWord(strings.NewReplacer(".", "", "-", "").Replace(s)) }
+	if !ok || !two || !segment(owner) || !segment(name) || sha == "" || !isWord(sha) {
+		return ""
+	}
+	return sha
+}
+
+// isWord reports whether s is made of ASCII letters, digits and
+// underscores (a regular expression's \w).
+func isWord(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// pnpmGraph reads the graph: importers (each workspace folder's direct
+// dependencies; a v5 lockfile without workspaces has the root's at the
+// top) and the edges of packages (v5-v8) or snapshots (v9).
+func pnpmGraph(data []byte, lk *lockIndex) error {
+	lock, ok := lk.pre.(*pnpmLock)
+	if !ok {
+		var err error
+		if lock, err = parsePnpmLock(data); err != nil {
+			return err
+		}
+	}
+	for _, d := range lock.docs {
+		pnpmDocGraph(&d, lk)
+	}
+	return nil
+}
+
+func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	importers := doc.Importers
 	if len(importers) == 0 && (doc.Dependencies != nil || doc.DevDependencies != nil) {
-		importers = map[string]deps{".": doc.deps} // v5 without workspaces
+		importers = map[string]pnpmDeps{".": doc.pnpmDeps} // v5 without workspaces
 	}
 	for dir, imp := range importers {
-		for _, m := range []map[string]any{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
+		for _, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
 			for name, ref := range m {
-				v := refVersion(ref)
+				v := pnpmDepVersion(string(ref))
 				if v == "" {
 					continue // link: or file: (a workspace package, a directory)
 				}
@@ -111,7 +334,7 @@ func pnpmGraph(data []byte, lk *lockIndex) error {
 			}
 		}
 	}
-	link := func(key string, ds ...map[string]string) {
+	link := func(key string, ds ...map[string]pnpmRef) {
 		name, version := pnpmKey(key)
 		from, ok := lk.find(name, version)
 		if !ok {
@@ -119,7 +342,7 @@ func pnpmGraph(data []byte, lk *lockIndex) error {
 		}
 		for _, m := range ds {
 			for dn, ref := range m {
-				v := pnpmDepVersion(ref)
+				v := pnpmDepVersion(string(ref))
 				if v == "" {
 					continue // link: or file:
 				}
@@ -152,7 +375,6 @@ func pnpmGraph(data []byte, lk *lockIndex) error {
 	for key, s := range doc.Snapshots {
 		link(key, s.Dependencies, s.OptionalDependencies)
 	}
-	return nil
 }
 
 // bun

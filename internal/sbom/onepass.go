@@ -221,6 +221,7 @@ var (
 	_ onePass = npmLockExtractor{}
 	_ onePass = yarnLockExtractor{}
 	_ onePass = cargoLockExtractor{}
+	_ onePass = pnpmLockExtractor{}
 )
 
 // Cargo.lock: scalibr's extractor, plus the one TOML decode Sentinel's
@@ -251,6 +252,9 @@ func (cargoLockExtractor) packages(doc any, p string) []*extractor.Package {
 	lock := doc.(*cargoLock)
 	pkgs := make([]*extractor.Package, 0, len(lock.Package))
 	for _, c := range lock.Package {
+		if c.Name == "" {
+			continue // not a package: nothing to name it by
+		}
 		pkgs = append(pkgs, &extractor.Package{Name: c.Name, Version: c.Version, PURLType: purl.TypeCargo, Location: extractor.LocationFromPath(p)})
 	}
 	return pkgs

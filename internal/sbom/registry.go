@@ -49,7 +49,7 @@ var registry = []struct {
 }{
 	{packagelockjson.Name, Languages, newNpmLock},            // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
 	{yarnlock.Name, Languages, newYarnLock},                  // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
-	{pnpmlock.Name, Languages, pnpmlock.New},                 // pnpm-lock.yaml
+	{pnpmlock.Name, Languages, newPnpmLock},                  // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, bunlock.New},                   // bun.lock (text format)
 	{requirements.Name, Languages, requirements.New},         // requirements*.txt
 	{poetrylock.Name, Languages, poetrylock.New},             // poetry.lock

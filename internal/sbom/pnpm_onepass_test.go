@@ -1,0 +1,82 @@
+package sbom
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/simplefileapi"
+)
+
+// TestPnpmLockMatchesScalibr: Sentinel's pnpm-lock.yaml reader gives the
+// packages OSV-SCALIBR's extractor gives (name, version, purl type and
+// commit), and fails the files it fails, on scalibr's own cases and real
+// lockfiles of versions 5.4 to 9.0.
+func TestPnpmLockMatchesScalibr(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"testdata/pnpm-scalibr/*", "testdata/pnpm-dependabot/*.yaml", "testdata/*/*/pnpm-lock.yaml"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, ".md") })
+	if len(files) < 45 {
+		t.Fatalf("only %d pnpm lockfiles found", len(files))
+	}
+	type pkg struct{ Name, Version, Type, Commit string }
+	norm := func(ps []*extractor.Package) []pkg {
+		out := make([]pkg, 0, len(ps))
+		for _, p := range ps {
+			k := pkg{p.Name, p.Version, p.PURLType, ""}
+			if p.SourceCode != nil {
+				k.Commit = p.SourceCode.Commit
+			}
+			out = append(out, k)
+		}
+		slices.SortFunc(out, func(a, b pkg) int {
+			return strings.Compare(a.Name+"@"+a.Version+"#"+a.Commit, b.Name+"@"+b.Version+"#"+b.Commit)
+		})
+		return out
+	}
+	theirs, err := pnpmlock.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := pnpmLockExtractor{theirs}
+	failed, compared := 0, 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv, theirErr := theirs.Extract(context.Background(), &filesystem.ScanInput{Path: f, Reader: strings.NewReader(string(data))})
+		doc, ourErr := ours.parse(data)
+		if (theirErr != nil) != (ourErr != nil) {
+			t.Errorf("%s: scalibr error %v, ours %v", f, theirErr, ourErr)
+			continue
+		}
+		if theirErr != nil {
+			failed++
+			continue
+		}
+		if diff := cmp.Diff(norm(inv.Packages), norm(ours.packages(doc, f))); diff != "" {
+			t.Errorf("%s: packages differ from scalibr's (-scalibr +ours):\n%s", f, diff)
+		}
+		compared++
+		if !ours.FileRequired(simplefileapi.New("x/pnpm-lock.yaml", nil)) {
+			t.Error("FileRequired(pnpm-lock.yaml) = false")
+		}
+	}
+	if failed == 0 || compared < 40 {
+		t.Errorf("%d files compared, %d failed in both: the cases should include both", compared, failed)
+	}
+}
