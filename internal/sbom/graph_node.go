@@ -56,7 +56,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 	lock, ok := lk.pre.(*npmLock)
 	if !ok {
 		lock = new(npmLock)
-		if err := json.Unmarshal(data, lock); err != nil {
+		if err := unmarshalLock(data, lock); err != nil {
 			return err
 		}
 	}

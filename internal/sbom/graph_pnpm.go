@@ -205,7 +205,7 @@ func pnpmNameAtVersion(s string) (name, version string) {
 	if at <= 0 || at+1 == end {
 		return "", ""
 	}
-	if !isWord(strings.NewReplacer(".", "", "-", "").Replace(s[at+1 : end])) {
+	if !isWordDotDash(s[at+1 : end]) {
 		return "", ""
 	}
 	return s[:at], s[at+1 : end]
@@ -281,11 +281,21 @@ func codeloadCommit(tarball string) string {
 	}
 	repo, sha, ok := strings.Cut(rest, "/tar.gz/")
 	owner, name, two := strings.Cut(repo, "/")
-	segment := func(s string) bool { return s != "" && isWord(strings.NewReplacer(".", "", "-", "").Replace(s)) }
+	segment := func(s string) bool { return s != "" && isWordDotDash(s) }
 	if !ok || !two || !segment(owner) || !segment(name) || sha == "" || !isWord(sha) {
 		return ""
 	}
 	return sha
+}
+
+// isWordDotDash is isWord that also allows "." and "-" ([\w.-]).
+func isWordDotDash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c != '.' && c != '-' && !isWord(s[i:i+1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isWord reports whether s is made of ASCII letters, digits and

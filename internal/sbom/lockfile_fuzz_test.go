@@ -2,6 +2,7 @@ package sbom
 
 import (
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
 
@@ -84,6 +87,9 @@ func FuzzLockfile(f *testing.F) {
 		base := bases[int(which)%len(bases)]
 		p := "app/" + base
 		comps := []sentinel.Component{{Name: "a", Version: "1.0.0", Purl: "pkg:npm/a@1.0.0"}, {Name: "b", Version: "2.0.0", Purl: "pkg:npm/b@2.0.0"}}
+		if base == "package-lock.json" {
+			npmDecodersAgree(t, data)
+		}
 		var pre any
 		if op := onePassFor(t, base); op != nil {
 			doc, err := op.parse(data)
@@ -102,4 +108,37 @@ func FuzzLockfile(f *testing.F) {
 		}
 		annotate(context.Background(), nil, p, data, pre, comps)
 	})
+}
+
+// npmDecodersAgree: the JSON v2 decoding of a package-lock.json
+// (unmarshalLock) accepts what encoding/json accepts, with the same
+// result.
+func npmDecodersAgree(t *testing.T, data []byte) {
+	t.Helper()
+	var v1 *npmLock
+	if json.Unmarshal(data, &v1) != nil {
+		return
+	}
+	var v2 *npmLock
+	if err := unmarshalLock(data, &v2); err != nil {
+		t.Fatalf("encoding/json reads %q, unmarshalLock fails: %v", data, err)
+	}
+	if diff := cmp.Diff(v1, v2, cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("unmarshalLock(%q) differs from encoding/json (-v1 +v2):\n%s", data, diff)
+	}
+}
+
+// TestNpmLockLenient: what encoding/json forgives in a package-lock.json,
+// the reader forgives the same way.
+func TestNpmLockLenient(t *testing.T) {
+	for _, doc := range []string{
+		`{"packages":{"node_modules/a":{"version":"1.0.0","version":"2.0.0"}}}`,                   // duplicate key: the last wins
+		"{\"packages\":{\"node_modules/a\":{\"version\":\"1.0.0\",\"license\":\"MIT\xff\"}}}",     // invalid UTF-8
+		`{"Packages":{"node_modules/a":{"Version":"1.0.0","LICENSE":{"type":"MIT"}}}}`,            // keys in another case
+		`{"packages":{"node_modules/a":{"version":"1.0.0","license":["MIT","ISC"],"link":null}}}`, // raw license, null
+		`{"lockfileVersion":1,"dependencies":{"a":{"version":"1.0.0","dependencies":{"b":{"version":"2.0.0"}}}}}`,
+		`null`,
+	} {
+		npmDecodersAgree(t, []byte(doc))
+	}
 }
