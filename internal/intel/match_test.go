@@ -345,3 +345,30 @@ func TestMatchConcurrent(t *testing.T) {
 		t.Errorf("MatchBatch after concurrent use mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestMatchEcosystemRangeAfterGitRange: PyPI records list a GIT range
+// before the ECOSYSTEM range, and a version in the ECOSYSTEM range is
+// affected even when the versions list leaves it out. (osv-scanner
+// v2.5.0's offline matcher stops at the GIT range and misses these:
+// django 1.10a0 below.)
+func TestMatchEcosystemRangeAfterGitRange(t *testing.T) {
+	idx := mustFixtures(t).index
+	for _, c := range []struct {
+		purl string
+		want bool
+	}{
+		{"pkg:pypi/django@1.10a0", true},   // [1.10a0, 1.10rc1), not in versions
+		{"pkg:pypi/django@1.9.7", true},    // in both
+		{"pkg:pypi/django@1.10rc1", false}, // the fix
+		{"pkg:pypi/django@1.8.14", false},  // the fix of the first range
+	} {
+		ms, err := idx.Match(c.purl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(ms, func(m sentinel.AdvisoryMatch) bool { return m.ID == "PYSEC-2016-2" })
+		if got != c.want {
+			t.Errorf("%s: PYSEC-2016-2 matched = %v, want %v", c.purl, got, c.want)
+		}
+	}
+}
