@@ -2,7 +2,7 @@ package sbom
 
 import (
 	"bytes"
-	"cmp"
+	"container/heap"
 	"context"
 	"fmt"
 	"io"
@@ -178,7 +178,8 @@ type local struct {
 // Extract walks the tree under root and extracts components from every
 // manifest and lockfile a registered extractor recognises. The walk only
 // lists candidate files (it is cheap); reading and parsing them runs on
-// Options.Workers goroutines, largest file first.
+// Options.Workers goroutines while it goes on, the largest waiting file
+// first.
 //
 // Extract fails only when root cannot be walked at all or ctx is done; every
 // per-file problem (unreadable, too large, malformed) is reported in
@@ -229,14 +230,26 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan job, 64)
+	// Files are parsed while the walk goes on, largest waiting file
+	// first: the run lasts at least as long as its biggest lockfile, so
+	// starting the big ones early keeps every worker busy to the end (a
+	// large package-lock.json takes far longer than the hundreds of small
+	// manifests around it).
+	queue := newJobQueue()
 	outcomes := make(chan fileOutcome, 64)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for j := range jobs {
+			for {
+				j, ok := queue.take()
+				if !ok {
+					return
+				}
+				if ctx.Err() != nil {
+					continue // drain: the walk has stopped
+				}
 				out := extractFile(ctx, fsys, absRoot, j)
 				prog.fileDone(len(out.comps))
 				outcomes <- out
@@ -255,7 +268,6 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}()
 
 	var walkErrs []FileError
-	var pending []job
 	walkErr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -325,25 +337,13 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				Reason: fmt.Sprintf("file is %d bytes, larger than the %d byte limit", fi.Size(), maxSize)})
 			return nil
 		}
-		pending = append(pending, job{path: p, info: fi, exs: matched, project: isProject})
+		queue.put(job{path: p, info: fi, exs: matched, project: isProject})
 		return nil
 	})
-	if walkErr == nil {
-		// Largest first: the run lasts at least as long as its biggest
-		// lockfile, so starting the big ones early keeps every worker busy
-		// to the end (a large package-lock.json takes far longer than the
-		// hundreds of small manifests around it).
-		slices.SortStableFunc(pending, func(a, b job) int { return cmp.Compare(b.info.Size(), a.info.Size()) })
-	send:
-		for _, j := range pending {
-			select {
-			case jobs <- j:
-			case <-ctx.Done():
-				break send
-			}
-		}
+	if walkErr != nil {
+		cancel() // the workers drain what is queued without reading it
 	}
-	close(jobs)
+	queue.close()
 	wg.Wait()
 	close(outcomes)
 	<-done
@@ -388,6 +388,67 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	sortFileErrors(res.Warnings)
 	prog.finish(res)
 	return res, nil
+}
+
+// jobQueue hands the walk's jobs to the workers, the largest waiting
+// file first.
+type jobQueue struct {
+	mu     sync.Mutex
+	more   sync.Cond
+	jobs   jobHeap
+	closed bool
+}
+
+func newJobQueue() *jobQueue {
+	q := &jobQueue{}
+	q.more.L = &q.mu
+	return q
+}
+
+// put adds a job.
+func (q *jobQueue) put(j job) {
+	q.mu.Lock()
+	heap.Push(&q.jobs, j)
+	q.mu.Unlock()
+	q.more.Signal()
+}
+
+// close says no job will be added: take returns false once the queue is
+// empty.
+func (q *jobQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.more.Broadcast()
+}
+
+// take waits for the largest waiting job; ok is false when the queue is
+// closed and empty.
+func (q *jobQueue) take() (job, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.jobs) == 0 && !q.closed {
+		q.more.Wait()
+	}
+	if len(q.jobs) == 0 {
+		return job{}, false
+	}
+	return heap.Pop(&q.jobs).(job), true
+}
+
+// jobHeap is a heap.Interface of jobs, the largest file on top.
+type jobHeap []job
+
+func (h jobHeap) Len() int           { return len(h) }
+func (h jobHeap) Less(i, j int) bool { return h[i].info.Size() > h[j].info.Size() }
+func (h jobHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *jobHeap) Push(x any)        { *h = append(*h, x.(job)) }
+func (h *jobHeap) Pop() any {
+	old := *h
+	j := old[len(old)-1]
+	old[len(old)-1] = job{}
+	*h = old[:len(old)-1]
+	return j
 }
 
 // osDatabaseDirs are where the OS extractors' databases live, relative to
