@@ -1,6 +1,8 @@
 package intel_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -203,6 +205,93 @@ func BenchmarkMatchSBOM(b *testing.B) {
 			b.ReportMetric(float64(st.Advisories), "advisories")
 			b.ReportMetric(float64(indexBytes)/(1<<20), "index_MiB")
 			b.ReportMetric(indexBuild.Seconds(), "build_s")
+		})
+	}
+}
+
+var (
+	snapshotOnce  sync.Once
+	snapshotBytes []byte
+	snapshotPurls []string
+)
+
+// BenchmarkOfflineSnapshot reads an offline snapshot of 100,000 advisories
+// for a 10,000-component SBOM (one component in ten has advisories) and
+// matches it, as `sentinel ci --offline-db` does:
+//
+//	for_purls: OpenSnapshot, ReadFor (only the records of the SBOM's
+//	  packages), NewIndex, MatchBatch: what the gate does;
+//	whole: ReadSnapshot (every record), NewIndex, MatchBatch: what it did
+//	  before snapshots listed their packages.
+func BenchmarkOfflineSnapshot(b *testing.B) {
+	snapshotOnce.Do(func() {
+		advs := decodeAll(b, benchCorpus(b)[:benchDecode])
+		f := mustFixtures(b)
+		var buf bytes.Buffer
+		if err := intel.WriteSnapshot(&buf, &intel.Snapshot{Created: fixedNow, Advisories: advs, KEV: f.kev, EOL: f.eol}); err != nil {
+			b.Fatal(err)
+		}
+		snapshotBytes = buf.Bytes()
+		rng := rand.New(rand.NewPCG(7, 8))
+		for i := range benchSBOM {
+			p := ""
+			if i%10 == 0 {
+				a := advs[rng.IntN(len(advs))]
+				for _, aff := range a.Affected {
+					for _, r := range aff.Ranges {
+						for _, e := range r.Events {
+							if p == "" && e.Fixed != "" {
+								p = purltest.FromEcosystem(aff.Package.Ecosystem, aff.Package.Name, e.Fixed)
+							}
+						}
+					}
+				}
+			}
+			if p == "" {
+				p = fmt.Sprintf("pkg:npm/unknown-package-%d@1.%d.0", i, i%7)
+			}
+			snapshotPurls = append(snapshotPurls, p)
+		}
+	})
+	ctx := context.Background()
+	z := snapshotBytes
+	first := -1 // matches of the first way: the other must find as many
+	for _, c := range []struct {
+		name string
+		read func() (*intel.Snapshot, intel.LoadStats, error)
+	}{
+		{"for_purls", func() (*intel.Snapshot, intel.LoadStats, error) {
+			sr, err := intel.OpenSnapshot(ctx, bytes.NewReader(z), int64(len(z)))
+			if err != nil {
+				return nil, intel.LoadStats{}, err
+			}
+			return sr.ReadFor(ctx, snapshotPurls)
+		}},
+		{"whole", func() (*intel.Snapshot, intel.LoadStats, error) {
+			return intel.ReadSnapshot(ctx, bytes.NewReader(z), int64(len(z)))
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var decoded, matches int
+			for b.Loop() {
+				s, st, err := c.read()
+				if err != nil {
+					b.Fatal(err)
+				}
+				decoded, matches = st.Loaded, 0
+				for _, r := range s.Index(intel.Options{Now: func() time.Time { return fixedNow }}).MatchBatch(snapshotPurls) {
+					matches += len(r.Matches)
+				}
+			}
+			if first < 0 {
+				first = matches
+			} else if matches != first {
+				b.Fatalf("%s found %d matches, the other way %d", c.name, matches, first)
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/gate")
+			b.ReportMetric(float64(decoded), "records_decoded")
+			b.ReportMetric(float64(matches), "matches")
+			b.ReportMetric(float64(len(z))/(1<<20), "snapshot_MiB")
 		})
 	}
 }
