@@ -330,3 +330,27 @@ func TestExtractCanceled(t *testing.T) {
 		t.Error("Extract with a canceled context = nil error")
 	}
 }
+
+// TestNpmResolvedFalse: an npm 6 lockfile with "resolved": false (as npm
+// 6 wrote for some private registries' packages) gives every package it
+// records, the odd one included, instead of failing whole.
+func TestNpmResolvedFalse(t *testing.T) {
+	dir := filepath.Join("testdata", "npm-resolved-false")
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Name+"@"+c.Version)
+	}
+	slices.Sort(got)
+	want := []string{"encoding@0.1.12", "es6-promise@3.3.1", "etag@1.8.1", "fetch-factory@0.0.1", "iconv-lite@0.4.19",
+		"is-stream@1.1.0", "isomorphic-fetch@2.2.1", "lodash@3.10.1", "node-fetch@1.7.3", "whatwg-fetch@2.0.3"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("components (-want +got):\n%s", diff)
+	}
+}

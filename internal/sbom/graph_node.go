@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"gopkg.in/yaml.v3"
 )
 
@@ -27,7 +28,7 @@ type npmEntry struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
 	Link                 bool              `json:"link"`
-	Resolved             string            `json:"resolved"`
+	Resolved             lockString        `json:"resolved"`
 	License              json.RawMessage   `json:"license"`
 	Dependencies         map[string]string `json:"dependencies"`
 	DevDependencies      map[string]string `json:"devDependencies"`
@@ -35,9 +36,29 @@ type npmEntry struct {
 	PeerDependencies     map[string]string `json:"peerDependencies"`
 }
 
+// lockString is a string field of a lockfile that some writers fill
+// with something else: npm 6 wrote "resolved": false for packages of some
+// private registries. Anything but a string reads as "", so that one odd
+// field does not cost the whole lockfile.
+type lockString string
+
+// UnmarshalJSONFrom implements the JSON v2 decoder's unmarshaler.
+func (s *lockString) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != '"' {
+		*s = ""
+		return dec.SkipValue()
+	}
+	tok, err := dec.ReadToken()
+	if err != nil {
+		return err
+	}
+	*s = lockString(tok.String())
+	return nil
+}
+
 type npmV1Dep struct {
 	Version      string              `json:"version"`
-	Resolved     string              `json:"resolved"`
+	Resolved     lockString          `json:"resolved"`
 	Requires     map[string]string   `json:"requires"`
 	Dependencies map[string]npmV1Dep `json:"dependencies"`
 }
@@ -90,12 +111,12 @@ func npmGraph(data []byte, lk *lockIndex) error {
 					deps = append(deps, d)
 				}
 			}
-			nodes[key] = node{name: name, version: e.Version, resolved: e.Resolved, deps: deps, license: e.License}
+			nodes[key] = node{name: name, version: e.Version, resolved: string(e.Resolved), deps: deps, license: e.License}
 		}
 		// Links point to a workspace folder that holds the real entry.
 		for key, e := range lock.Packages {
 			if e.Link && e.Resolved != "" {
-				if n, ok := nodes[e.Resolved]; ok {
+				if n, ok := nodes[string(e.Resolved)]; ok {
 					n.link = true
 					nodes[key] = n
 				}
@@ -110,7 +131,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 				for r := range d.Requires {
 					req = append(req, r)
 				}
-				nodes[key] = node{name: name, version: d.Version, resolved: d.Resolved, deps: req}
+				nodes[key] = node{name: name, version: d.Version, resolved: string(d.Resolved), deps: req}
 				walk(key+"/", d.Dependencies)
 			}
 		}

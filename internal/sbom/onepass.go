@@ -147,7 +147,7 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 			if name == "" {
 				name = key[i+len("node_modules/"):]
 			}
-			add(name, e.Version, e.Resolved)
+			add(name, e.Version, string(e.Resolved))
 		}
 		return pkgs
 	}
@@ -164,7 +164,7 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 			if strings.HasPrefix(version, "file:") {
 				version = "" // a local directory: no version to speak of
 			}
-			add(name, version, d.Resolved)
+			add(name, version, string(d.Resolved))
 			walk(d.Dependencies)
 		}
 	}
