@@ -28,8 +28,8 @@ const (
 // DefaultEcosystems are the OSV ecosystems synced by default: those the
 // agent, the CI gate and the external scans produce components of.
 var DefaultEcosystems = []string{
-	"Alpine", "crates.io", "Debian", "Go", "Hex", "Maven", "npm", "NuGet",
-	"Packagist", "Pub", "PyPI", "RubyGems", "Ubuntu",
+	"Alpine", "ConanCenter", "CRAN", "crates.io", "Debian", "Go", "Hackage", "Hex", "Maven", "npm", "NuGet",
+	"Packagist", "Pub", "PyPI", "RubyGems", "SwiftURL", "Ubuntu",
 }
 
 // Feeds are the published sources a service keeps its intel current from:

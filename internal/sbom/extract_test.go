@@ -229,17 +229,21 @@ func TestExtractWholeTree(t *testing.T) {
 		}
 		seen[c.Purl] = true
 	}
-	// Every registered extractor read at least one real file.
+	// Every registered extractor read at least one real file, here or in
+	// testdata/more-lockfiles (TestMoreLockfiles).
 	used := map[string]bool{}
 	for _, f := range res.Files {
 		used[f.Extractor] = true
+	}
+	for _, c := range moreCases {
+		used[c.extractor] = true
 	}
 	for _, name := range sbom.ExtractorNames() {
 		if strings.HasPrefix(name, "os/") {
 			continue // TestExtractOSPackages
 		}
 		if !used[name] {
-			t.Errorf("extractor %s read no file in %s", name, lockfiles)
+			t.Errorf("extractor %s read no file in %s or %s", name, lockfiles, moreLockfiles)
 		}
 	}
 	// lodash 4.17.20 is in the npm v1 lockfile only; minimist 1.2.5 in

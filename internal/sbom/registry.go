@@ -6,24 +6,34 @@ import (
 
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/cpp/conanlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/dotnet/packagesconfig"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dotnet/packageslockjson"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/dotnet/paketlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/elixir/mixlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/haskell/cabal"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/haskell/stacklock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradlelockfile"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleverificationmetadataxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/bunlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/yarnlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/php/composerlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pdmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/poetrylock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pylock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/uvlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/r/renvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/packageresolved"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/podfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/apk"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
@@ -47,27 +57,37 @@ var registry = []struct {
 	kind Kinds
 	new  extractorFactory
 }{
-	{packagelockjson.Name, Languages, newNpmLock},            // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
-	{yarnlock.Name, Languages, newYarnLock},                  // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
-	{pnpmlock.Name, Languages, newPnpmLock},                  // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
-	{bunlock.Name, Languages, bunlock.New},                   // bun.lock (text format)
-	{requirements.Name, Languages, requirements.New},         // requirements*.txt
-	{poetrylock.Name, Languages, poetrylock.New},             // poetry.lock
-	{pipfilelock.Name, Languages, pipfilelock.New},           // Pipfile.lock
-	{uvlock.Name, Languages, uvlock.New},                     // uv.lock
-	{gomod.Name, Languages, gomod.New},                       // go.mod (+ go.sum for go < 1.17)
-	{pomxml.Name, Languages, pomxml.New},                     // pom.xml, offline: no parent or BOM import resolution
-	{gradlelockfile.Name, Languages, newGradleLockfile},      // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
-	{cargolock.Name, Languages, newCargoLock},                // Cargo.lock (read once for packages and graph: onepass.go)
-	{gemfilelock.Name, Languages, gemfilelock.New},           // Gemfile.lock, gems.locked
-	{composerlock.Name, Languages, composerlock.New},         // composer.lock
-	{packageslockjson.Name, Languages, packageslockjson.New}, // NuGet packages.lock.json
-	{pubspec.Name, Languages, pubspec.New},                   // pubspec.lock
-	{mixlock.Name, Languages, mixlock.New},                   // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
-	{packageresolved.Name, Languages, packageresolved.New},   // SwiftPM Package.resolved v1-v3
-	{dpkg.Name, OSPackages, dpkg.New},                        // var/lib/dpkg/status, var/lib/dpkg/status.d/*
-	{apk.Name, OSPackages, apk.New},                          // lib/apk/db/installed
-	{rpm.Name, OSPackages, rpm.New},                          // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{packagelockjson.Name, Languages, newNpmLock},                                      // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
+	{yarnlock.Name, Languages, newYarnLock},                                            // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
+	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
+	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
+	{requirements.Name, Languages, requirements.New},                                   // requirements*.txt
+	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
+	{pipfilelock.Name, Languages, pipfilelock.New},                                     // Pipfile.lock
+	{uvlock.Name, Languages, uvlock.New},                                               // uv.lock
+	{gomod.Name, Languages, gomod.New},                                                 // go.mod (+ go.sum for go < 1.17)
+	{pomxml.Name, Languages, pomxml.New},                                               // pom.xml, offline: no parent or BOM import resolution
+	{gradlelockfile.Name, Languages, newGradleLockfile},                                // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
+	{cargolock.Name, Languages, newCargoLock},                                          // Cargo.lock (read once for packages and graph: onepass.go)
+	{gemfilelock.Name, Languages, gemfilelock.New},                                     // Gemfile.lock, gems.locked
+	{composerlock.Name, Languages, composerlock.New},                                   // composer.lock
+	{packageslockjson.Name, Languages, packageslockjson.New},                           // NuGet packages.lock.json
+	{pubspec.Name, Languages, pubspec.New},                                             // pubspec.lock
+	{mixlock.Name, Languages, mixlock.New},                                             // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{packageresolved.Name, Languages, packageresolved.New},                             // SwiftPM Package.resolved v1-v3
+	{podfilelock.Name, Languages, podfilelock.New},                                     // CocoaPods Podfile.lock
+	{pdmlock.Name, Languages, pdmlock.New},                                             // pdm.lock
+	{pylock.Name, Languages, pylock.New},                                               // pylock.toml, pylock.*.toml (PEP 751)
+	{packagesconfig.Name, Languages, packagesconfig.New},                               // NuGet packages.config
+	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
+	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
+	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
+	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)
+	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)
+	{cabal.Name, Languages, cabal.New},                                                 // cabal.project.freeze (Haskell)
+	{dpkg.Name, OSPackages, dpkg.New},                                                  // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{apk.Name, OSPackages, apk.New},                                                    // lib/apk/db/installed
+	{rpm.Name, OSPackages, rpm.New},                                                    // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).
