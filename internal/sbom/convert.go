@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
+	"github.com/package-url/packageurl-go"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 )
@@ -54,6 +55,10 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	}
 	if sc := p.SourceCode; sc != nil && sc.Commit != "" {
 		vcs = vcsURL(sc.Repo, sc.Commit)
+	}
+	if u, ok := p.Metadata.(juliaUUID); ok && pu.Type == "julia" {
+		// A julia purl names its package by uuid as well (juliaManifest).
+		pu.Qualifiers = append(pu.Qualifiers, packageurl.Qualifier{Key: "uuid", Value: string(u)})
 	}
 	if pu.Type == "npm" {
 		// scalibr adds ?source=PUBLIC_REGISTRY|LOCAL to package-lock

@@ -34,6 +34,7 @@ var moreCases = map[string]struct{ extractor, ecosystem string }{
 	"stack":               {"haskell/stacklock", "Hackage"},
 	"cabal":               {"haskell/cabal", "Hackage"},
 	"podfile":             {"swift/podfilelock", ""},
+	"julia-dependabot":    {"julia/manifesttoml", "Julia"},
 }
 
 // TestMoreLockfiles: for each lockfile of the formats read through

@@ -1,8 +1,14 @@
 package sbom
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"path"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/osv-scalibr/inventory"
 
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -22,6 +28,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/yarnlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/julia/manifesttoml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/php/composerlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pdmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
@@ -84,10 +91,11 @@ var registry = []struct {
 	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
 	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)
 	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)
-	{cabal.Name, Languages, cabal.New},                                                 // cabal.project.freeze (Haskell)
-	{dpkg.Name, OSPackages, dpkg.New},                                                  // var/lib/dpkg/status, var/lib/dpkg/status.d/*
-	{apk.Name, OSPackages, apk.New},                                                    // lib/apk/db/installed
-	{rpm.Name, OSPackages, rpm.New},                                                    // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{cabal.Name, Languages, cabal.New},
+	{manifesttoml.Name, Languages, newJuliaManifest}, // Julia Manifest.toml, with each package's uuid                                                 // cabal.project.freeze (Haskell)
+	{dpkg.Name, OSPackages, dpkg.New},                // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{apk.Name, OSPackages, apk.New},                  // lib/apk/db/installed
+	{rpm.Name, OSPackages, rpm.New},                  // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).
@@ -134,6 +142,57 @@ func newExtractors(kinds Kinds) ([]filesystem.Extractor, error) {
 		exs = append(exs, ex)
 	}
 	return exs, nil
+}
+
+// juliaManifest is scalibr's Manifest.toml extractor, giving each package
+// the uuid a julia purl must carry (pkg:julia/Name@1.0.0?uuid=...):
+// scalibr v0.5.3 reads the file but keeps no uuid, and a purl without one
+// does not parse, so its packages could never be matched.
+type juliaManifest struct {
+	filesystem.Extractor
+}
+
+// juliaUUID is a Julia package's uuid, as extractor.Package metadata.
+type juliaUUID string
+
+// IsProtoable implements scalibr's metadata marker; Sentinel never
+// converts it to a protocol buffer.
+func (juliaUUID) IsProtoable() {}
+
+func newJuliaManifest(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := manifesttoml.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return juliaManifest{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	again := *in
+	again.Reader = bytes.NewReader(b)
+	inv, err := j.Extractor.Extract(ctx, &again)
+	if err != nil {
+		return inv, err
+	}
+	var m struct {
+		Deps map[string][]struct {
+			UUID string `toml:"uuid"`
+		} `toml:"deps"`
+	}
+	if _, err := toml.Decode(string(b), &m); err != nil {
+		return inv, nil // scalibr read it: keep its packages, without uuids
+	}
+	for _, p := range inv.Packages {
+		if ds := m.Deps[p.Name]; len(ds) > 0 && ds[0].UUID != "" && p.Metadata == nil {
+			p.Metadata = juliaUUID(ds[0].UUID)
+		}
+	}
+	return inv, nil
 }
 
 // gradleLockfile is scalibr's Gradle lockfile extractor, also claiming

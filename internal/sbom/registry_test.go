@@ -59,6 +59,7 @@ func TestRegistry(t *testing.T) {
 		"cpp/conanlock":                      {"conan.lock"},
 		"r/renvlock":                         {"renv.lock"},
 		"haskell/stacklock":                  {"stack.yaml.lock"},
+		"julia/manifesttoml":                 {"Manifest.toml"},
 		"haskell/cabal":                      {"cabal.project.freeze"},
 		"os/dpkg":                            {"var/lib/dpkg/status", "var/lib/dpkg/status.d/base"},
 		"os/apk":                             {"lib/apk/db/installed"},
