@@ -3,13 +3,16 @@ package intel
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -153,18 +156,10 @@ func packageList(ids []string, advs map[string]*Advisory) []byte {
 			}
 		}
 	}
-	keys := make([]pkg, 0, len(entries))
-	for k := range entries {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].eco != keys[j].eco {
-			return keys[i].eco < keys[j].eco
-		}
-		return keys[i].name < keys[j].name
-	})
 	var b bytes.Buffer
-	for _, k := range keys {
+	for _, k := range slices.SortedFunc(maps.Keys(entries), func(x, y pkg) int {
+		return cmp.Or(strings.Compare(x.eco, y.eco), strings.Compare(x.name, y.name))
+	}) {
 		b.WriteString(k.eco)
 		b.WriteByte('\t')
 		b.WriteString(k.name)

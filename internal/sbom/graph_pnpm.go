@@ -244,25 +244,12 @@ func (pnpmLockExtractor) packages(doc any, p string) []*extractor.Package {
 	for _, d := range lock.docs {
 		for _, key := range slices.Sorted(maps.Keys(d.Packages)) {
 			e := d.Packages[key]
-			name, version, _ := pnpmPackageKey(key, d.version)
-			if e.Name != "" {
-				name = e.Name
-			}
-			if e.Version != "" {
-				version = e.Version
-			}
+			name, version := d.packageID(key, e)
 			if name == "" || version == "" {
 				continue
 			}
-			commit, repo := e.Resolution.Commit, e.Resolution.Repo
-			if sha := codeloadCommit(e.Resolution.Tarball); sha != "" {
-				commit = sha
-			}
 			pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
-			if commit != "" {
-				if repo == "" {
-					repo = e.Resolution.Tarball
-				}
+			if repo, commit := e.gitSource(); commit != "" {
 				pk.PURLType = purl.TypeGit
 				pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
 			}
@@ -272,37 +259,44 @@ func (pnpmLockExtractor) packages(doc any, p string) []*extractor.Package {
 	return pkgs
 }
 
-// codeloadCommit is the commit of a GitHub codeload tarball address
-// ("https://codeload.github.com/<owner>/<repo>/tar.gz/<commit>"), or "".
-func codeloadCommit(tarball string) string {
-	rest, ok := strings.CutPrefix(tarball, "https://codeload.github.com/")
-	if !ok {
-		return ""
+// packageID is the name and version of the "packages:" entry e under
+// key: from the key, unless the entry names itself (a git or tarball
+// dependency gives its name and version apart).
+func (d *pnpmDoc) packageID(key string, e pnpmPkg) (name, version string) {
+	name, version, _ = pnpmPackageKey(key, d.version)
+	if e.Name != "" {
+		name = e.Name
 	}
-	repo, sha, ok := strings.Cut(rest, "/tar.gz/")
-	owner, name, two := strings.Cut(repo, "/")
-	segment := func(s string) bool { return s != "" && isWordDotDash(s) }
-	if !ok || !two || !segment(owner) || !segment(name) || sha == "" || !isWord(sha) {
-		return ""
+	if e.Version != "" {
+		version = e.Version
 	}
-	return sha
+	return name, version
 }
 
-// isWordDotDash is isWord that also allows "." and "-" ([\w.-]).
-func isWordDotDash(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c != '.' && c != '-' && !isWord(s[i:i+1]) {
-			return false
+// gitSource is the repository and commit a package was fetched from: its
+// resolution's commit, or a GitHub codeload tarball's; commit is "" for a
+// registry package.
+func (e *pnpmPkg) gitSource() (repo, commit string) {
+	if strings.HasPrefix(e.Resolution.Tarball, "https://codeload.github.com/") {
+		if repo, commit, ok := yarnGitParts(e.Resolution.Tarball); ok && commit != "" {
+			return repo, commit
 		}
 	}
-	return true
+	if e.Resolution.Commit == "" {
+		return "", ""
+	}
+	if e.Resolution.Repo != "" {
+		return e.Resolution.Repo, e.Resolution.Commit
+	}
+	return e.Resolution.Tarball, e.Resolution.Commit
 }
 
-// isWord reports whether s is made of ASCII letters, digits and
-// underscores (a regular expression's \w).
-func isWord(s string) bool {
-	for _, c := range s {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+// isWordDotDash reports whether s is made of ASCII letters, digits, "_",
+// "." and "-" (a regular expression's [\w.-]).
+func isWordDotDash(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c == '.' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
 			return false
 		}
 	}
@@ -344,8 +338,7 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 			}
 		}
 	}
-	link := func(key string, ds ...map[string]pnpmRef) {
-		name, version := pnpmKey(key)
+	link := func(name, version string, ds ...map[string]pnpmRef) {
 		from, ok := lk.find(name, version)
 		if !ok {
 			return
@@ -362,28 +355,15 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 			}
 		}
 	}
-	for key, p := range doc.Packages {
-		name, version := pnpmKey(key)
-		if p.Name != "" { // git and tarball dependencies name themselves
-			name = p.Name
-		}
-		if p.Version != "" { // ... and give their version apart from the key
-			version = p.Version
-		}
-		if i, ok := lk.find(name, version); ok {
-			switch {
-			case p.Resolution.Commit != "" && p.Resolution.Repo != "":
-				lk.setVCS(i, vcsURL(p.Resolution.Repo, p.Resolution.Commit))
-			case strings.HasPrefix(p.Resolution.Tarball, "https://codeload.github.com/"):
-				lk.setVCS(i, yarnGitSource(p.Resolution.Tarball))
-			}
-		}
-		if len(doc.Snapshots) == 0 { // v6-v8: edges sit on packages
-			link(key, p.Dependencies, p.OptionalDependencies)
+	if len(doc.Snapshots) == 0 { // v6-v8: edges sit on packages
+		for key, p := range doc.Packages {
+			name, version := doc.packageID(key, p)
+			link(name, version, p.Dependencies, p.OptionalDependencies)
 		}
 	}
 	for key, s := range doc.Snapshots {
-		link(key, s.Dependencies, s.OptionalDependencies)
+		name, version := pnpmKey(key)
+		link(name, version, s.Dependencies, s.OptionalDependencies)
 	}
 }
 

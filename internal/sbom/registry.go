@@ -91,11 +91,11 @@ var registry = []struct {
 	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
 	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)
 	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)
-	{cabal.Name, Languages, cabal.New},
-	{manifesttoml.Name, Languages, newJuliaManifest}, // Julia Manifest.toml, with each package's uuid                                                 // cabal.project.freeze (Haskell)
-	{dpkg.Name, OSPackages, dpkg.New},                // var/lib/dpkg/status, var/lib/dpkg/status.d/*
-	{apk.Name, OSPackages, apk.New},                  // lib/apk/db/installed
-	{rpm.Name, OSPackages, rpm.New},                  // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{cabal.Name, Languages, cabal.New},                                                 // cabal.project.freeze (Haskell)
+	{manifesttoml.Name, Languages, newJuliaManifest},                                   // Julia Manifest.toml, with each package's uuid
+	{dpkg.Name, OSPackages, dpkg.New},                                                  // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{apk.Name, OSPackages, apk.New},                                                    // lib/apk/db/installed
+	{rpm.Name, OSPackages, rpm.New},                                                    // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).
