@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -508,8 +509,17 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 			pkgs, err = runExtractor(ctx, fsys, absRoot, j, ex, data)
 		}
 		if err != nil {
-			out.errs = append(out.errs, FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()})
-			continue
+			fe := FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()}
+			if len(pkgs) == 0 {
+				out.errs = append(out.errs, fe)
+				continue
+			}
+			// Read in part (an extractor that skips a bad entry and
+			// says so): the packages it did read count, with a warning.
+			if pe := (*partialError)(nil); !errors.As(err, &pe) {
+				fe.Reason = "some entries could not be read and were left out: " + strings.ReplaceAll(fe.Reason, "\n", "; ")
+			}
+			out.warnings = append(out.warnings, fe)
 		}
 		comps := make([]sentinel.Component, 0, len(pkgs))
 		for _, p := range pkgs {
@@ -558,10 +568,10 @@ func runOnePass(op onePass, fsys scalibrfs.FS, j job, data []byte) (pkgs []*extr
 		return nil, nil, nil
 	}
 	doc, err = op.parse(data)
-	if err != nil {
+	if doc == nil {
 		return nil, nil, err
 	}
-	return op.packages(doc, j.path), doc, nil
+	return op.packages(doc, j.path), doc, err
 }
 
 func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, ex filesystem.Extractor, data []byte) (pkgs []*extractor.Package, err error) {
@@ -577,10 +587,9 @@ func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job,
 		Info:   j.info,
 		Reader: bytes.NewReader(data),
 	})
-	if err != nil {
-		return nil, err
-	}
-	return inv.Packages, nil
+	// scalibr's extractors return what they could read with the errors of
+	// the entries they could not (bun.lock's, for one).
+	return inv.Packages, err
 }
 
 // fileAPI is the lazily stat'ing filesystem.FileAPI given to FileRequired.

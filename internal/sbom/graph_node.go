@@ -212,6 +212,9 @@ type yarnEntry struct {
 // yarnName is the package name of a descriptor: "@scope/name@npm:^1.0" ->
 // "@scope/name".
 func yarnName(desc string) string {
+	if desc == "" {
+		return ""
+	}
 	at := strings.Index(desc[1:], "@")
 	if at < 0 {
 		return desc
@@ -234,14 +237,11 @@ func parseYarnLock(data []byte) (*yarnLock, error) {
 		}
 		return &yarnLock{entries: entries}, nil
 	}
-	var doc map[string]struct {
-		Version              string            `yaml:"version"`
-		Resolution           string            `yaml:"resolution"`
-		Dependencies         map[string]string `yaml:"dependencies"`
-		OptionalDependencies map[string]string `yaml:"optionalDependencies"`
-	}
+	var doc map[string]berryEntry
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
+		if doc, err = berryEntries(data); err != nil {
+			return nil, err
+		}
 	}
 	y := &yarnLock{berry: true}
 	for _, key := range slices.Sorted(maps.Keys(doc)) {
@@ -261,6 +261,39 @@ func parseYarnLock(data []byte) (*yarnLock, error) {
 		y.entries = append(y.entries, ye)
 	}
 	return y, nil
+}
+
+// berryEntry is an entry of a berry lockfile.
+type berryEntry struct {
+	Version              string            `yaml:"version"`
+	Resolution           string            `yaml:"resolution"`
+	Dependencies         map[string]string `yaml:"dependencies"`
+	OptionalDependencies map[string]string `yaml:"optionalDependencies"`
+}
+
+// berryEntries reads a berry lockfile that YAML refuses because a key
+// appears twice (a merge that kept both copies of an entry): Yarn's own
+// parser takes the last, and so does this one.
+func berryEntries(data []byte) (map[string]berryEntry, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("yarn.lock: not a mapping")
+	}
+	m := root.Content[0].Content
+	doc := make(map[string]berryEntry, len(m)/2)
+	for i := 0; i+1 < len(m); i += 2 {
+		var e berryEntry
+		if m[i].Value != "__metadata" {
+			if err := m[i+1].Decode(&e); err != nil {
+				return nil, err
+			}
+		}
+		doc[m[i].Value] = e
+	}
+	return doc, nil
 }
 
 func yarnGraph(data []byte, lk *lockIndex) error {
@@ -298,7 +331,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
 				for n, r := range deps {
 					if ti, ok := target(n, r); ok {
-						if to, ok := lk.find(n, entries[ti].version); ok {
+						if to, ok := lk.find(entries[ti].packageName(false), entries[ti].version); ok {
 							lk.root("", to)
 						}
 					}
@@ -310,7 +343,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		if len(e.descriptors) == 0 {
 			continue
 		}
-		name := yarnName(strings.Trim(e.descriptors[0], `"`))
+		name := e.packageName(berry)
 		workspace := berry && strings.Contains(e.resolution, "@workspace:")
 		from, ok := lk.find(name, e.version)
 		if ok {
@@ -326,7 +359,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 				continue
 			}
 			t := entries[ti]
-			to, found := lk.find(dn, t.version)
+			to, found := lk.find(t.packageName(berry), t.version)
 			if !found {
 				continue
 			}
@@ -440,11 +473,12 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 		case indent == 2:
 			sub = ""
 			if strings.HasSuffix(text, ":") {
-				sub = strings.TrimSuffix(text, ":")
+				sub = unq(strings.TrimSuffix(text, ":"))
 				continue
 			}
+			// Keys may be quoted: `"version" "3.6.0"`.
 			k, v, _ := strings.Cut(text, " ")
-			switch k {
+			switch unq(k) {
 			case "version":
 				cur.version = unq(v)
 			case "resolved":

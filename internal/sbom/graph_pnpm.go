@@ -124,16 +124,19 @@ func (r *pnpmRef) UnmarshalYAML(n *yaml.Node) error {
 }
 
 // parsePnpmLock reads every document of a pnpm-lock.yaml. A document
-// without a readable lockfileVersion, or a package key that names no
-// package, fails the file, as in scalibr's extractor.
+// without a readable lockfileVersion fails the file, as in scalibr's
+// extractor; a package key that names no package is left out, and the
+// lockfile comes back with a partialError naming it, so that the rest of
+// the file still counts (scalibr's extractor does the same).
 func parsePnpmLock(data []byte) (*pnpmLock, error) {
 	lock := &pnpmLock{}
+	var bad []error
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {
 		var d pnpmDoc
 		if err := dec.Decode(&d); err != nil {
 			if errors.Is(err, io.EOF) {
-				return lock, nil
+				return lock, partial(bad)
 			}
 			return nil, err
 		}
@@ -144,7 +147,8 @@ func parsePnpmLock(data []byte) (*pnpmLock, error) {
 		d.version = v
 		for key := range d.Packages {
 			if _, _, err := pnpmPackageKey(key, v); err != nil {
-				return nil, err
+				bad = append(bad, err)
+				delete(d.Packages, key)
 			}
 		}
 		lock.docs = append(lock.docs, d)
@@ -231,10 +235,10 @@ func newPnpmLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
 // parse implements onePass.
 func (pnpmLockExtractor) parse(b []byte) (any, error) {
 	lock, err := parsePnpmLock(b)
-	if err != nil {
+	if lock == nil {
 		return nil, fmt.Errorf("could not extract: %w", err)
 	}
-	return lock, nil
+	return lock, err
 }
 
 // packages implements onePass.

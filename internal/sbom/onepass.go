@@ -221,11 +221,37 @@ func isCommit(s string) bool {
 
 // onePass is implemented by Sentinel's own lockfile readers: the document
 // is parsed once, for the packages and for the second reading (graph.go).
+//
+// parse may return a document and an error together: a *partialError, for
+// a file some of whose entries could not be read. The others are the
+// file's packages, and the error becomes a warning.
 type onePass interface {
 	filesystem.Extractor
 	parse(data []byte) (any, error)
 	packages(doc any, path string) []*extractor.Package
 }
+
+// partialError is the error of a file read in part: the entries it names
+// were left out, the rest were read.
+type partialError struct{ errs []error }
+
+// partial is a *partialError for errs, or nil when there are none.
+func partial(errs []error) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	return &partialError{errs}
+}
+
+func (e *partialError) Error() string {
+	msg := fmt.Sprintf("%d entries could not be read and were left out: %v", len(e.errs), e.errs[0])
+	if len(e.errs) > 1 {
+		msg += fmt.Sprintf(" (and %d more)", len(e.errs)-1)
+	}
+	return msg
+}
+
+func (e *partialError) Unwrap() []error { return e.errs }
 
 var (
 	_ onePass = npmLockExtractor{}
@@ -327,11 +353,12 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 	y := doc.(*yarnLock)
 	pkgs := make([]*extractor.Package, 0, len(y.entries))
 	for _, e := range y.entries {
-		if len(e.descriptors) == 0 || strings.Contains(e.resolution, "@workspace:") {
+		name := e.packageName(y.berry)
+		if name == "" || strings.Contains(e.resolution, "@workspace:") {
 			continue
 		}
 		pk := &extractor.Package{
-			Name:     yarnPackageName(strings.Trim(e.descriptors[0], `"`)),
+			Name:     name,
 			Version:  e.version,
 			PURLType: purl.TypeNPM,
 			Location: extractor.LocationFromPath(p),
@@ -344,13 +371,35 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 	return pkgs
 }
 
-// yarnPackageName is the package a descriptor names: "@s/n@^1" -> "@s/n";
-// an alias "a@npm:real@^1" -> "real".
-func yarnPackageName(desc string) string {
+// packageName is the package an entry installs. Berry's resolution names
+// it ("ms@npm:2.1.3", also for an alias's entry); otherwise the first
+// descriptor does: "@s/n@^1" -> "@s/n", an alias "a@npm:real@^1" or
+// "a@npm:@s/real" -> the package after "npm:".
+func (e *yarnEntry) packageName(berry bool) string {
+	if berry {
+		if name, _, ok := strings.Cut(e.resolution, "@npm:"); ok && name != "" && !strings.Contains(name, ":") {
+			return name
+		}
+	}
+	if len(e.descriptors) == 0 {
+		return ""
+	}
+	return yarnPackageName(strings.Trim(e.descriptors[0], `"`), berry)
+}
+
+// yarnPackageName is the package a descriptor names. In yarn v1, "npm:"
+// after the name always starts an alias, with or without a range; in
+// berry it is the protocol of every registry range ("lodash@npm:^4"), an
+// alias only when a package and a range follow ("a@npm:real@^1").
+func yarnPackageName(desc string, berry bool) string {
 	name := yarnName(desc)
 	rest := strings.TrimPrefix(desc[len(name):], "@")
-	if real, ok := strings.CutPrefix(rest, "npm:"); ok && strings.Contains(real[min(1, len(real)):], "@") {
-		return yarnPackageName(real)
+	real, ok := strings.CutPrefix(rest, "npm:")
+	if !ok || real == "" {
+		return name
+	}
+	if strings.Contains(real[1:], "@") || !berry {
+		return yarnName(real)
 	}
 	return name
 }
