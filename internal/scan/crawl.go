@@ -494,7 +494,15 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 	if err != nil {
 		return
 	}
-	c.observe(pathObservations(au)...)
+	po := pathObservations(au)
+	if kind == "style" {
+		// A library's style sheet goes with its script, whose version it
+		// shares (jquery-ui.css beside jquery-ui.js): it may join it.
+		for i := range po {
+			po[i].ownFile = false
+		}
+	}
+	c.observe(po...)
 	if kind == "script" {
 		c.observe(c.s.rules.matchScript(u)...)
 	}

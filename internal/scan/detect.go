@@ -32,6 +32,17 @@ type observation struct {
 	// a versioned detection of the product, but never stands alone beside
 	// one.
 	aux bool
+	// fromURL marks evidence that only an asset's URL gives (a library's
+	// file name, a script URL rule): it is dropped when the file's own
+	// strong evidence names another product and not this one
+	// (jquery-migrate-1.4.1.min.js under a rule that matches "jquery"
+	// anywhere in a URL).
+	fromURL bool
+	// ownFile marks a script named as a library's own distributable
+	// (lodash.js, jquery.min.js) whose version nothing gave: another copy
+	// of the library, which joins a detection with evidence from the same
+	// URL but never takes another file's version.
+	ownFile bool
 	// categories and cpe from the fingerprint rules, when they matched.
 	categories []string
 	cpe        string
@@ -204,6 +215,15 @@ func (c *crawl) analyzePage(r *response, p *page) {
 	withHTML := c.htmlRuled <= htmlRulePages
 	c.mu.Unlock()
 	out = append(out, c.s.rules.match(r, p, withHTML)...)
+	// A library pasted into the page keeps its banner.
+	for _, js := range p.inline {
+		for _, m := range banner.Find("", []byte(js)) {
+			if v := normVersion(m.Version); v != "" && !m.Code {
+				out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u,
+					detail: "inline script banner: " + m.Text, confidence: sentinel.ConfidenceBanner})
+			}
+		}
+	}
 	c.observe(out...)
 }
 
@@ -377,7 +397,7 @@ func pathObservations(u *url.URL) []observation {
 	// A library's usual file name without a version still names it.
 	if !hasNPM(out) {
 		if name := libraryFromFileName(base); name != "" {
-			o := observation{key: productKey("npm:" + name), kind: sentinel.EvidencePath, url: us, detail: "file name " + base, confidence: sentinel.ConfidenceProduct}
+			o := observation{key: productKey("npm:" + name), kind: sentinel.EvidencePath, url: us, detail: "file name " + base, confidence: sentinel.ConfidenceProduct, fromURL: true, ownFile: true}
 			out = append(out, o)
 			if qv != "" {
 				out = append(out, observation{key: o.key, version: qv, weak: true, kind: sentinel.EvidencePath, url: us, detail: "query " + u.RawQuery, confidence: sentinel.ConfidenceProduct})

@@ -30,7 +30,12 @@ type page struct {
 	generators []string          // <meta name="generator"> contents
 	meta       map[string]string // every <meta name=... content=...>, name lowercased
 	title      string
+	inline     []string // the text of inline scripts, within maxInlineBytes
 }
+
+// maxInlineBytes bounds the inline script text a page keeps for the
+// banner reader.
+const maxInlineBytes = 1 << 20
 
 // parseHTML reads an HTML document. base is the document's URL; a <base
 // href> inside it changes the base for the links after it. It never fails:
@@ -48,13 +53,21 @@ func parseHTML(base *url.URL, body []byte) *page {
 		seen[u] = true
 		*list = append(*list, u)
 	}
-	inTitle := false
+	inTitle, inScript := false, false
+	inlineBytes := 0
 	for n := 0; n < maxTokens; n++ {
 		tt := z.Next()
 		switch tt {
 		case html.ErrorToken:
 			return p
 		case html.TextToken:
+			if inScript {
+				if t := z.Text(); len(bytes.TrimSpace(t)) > 0 && inlineBytes+len(t) <= maxInlineBytes {
+					p.inline = append(p.inline, string(t))
+					inlineBytes += len(t)
+				}
+				continue
+			}
 			if inTitle && p.title == "" {
 				p.title = strings.TrimSpace(string(z.Text()))
 				if len(p.title) > 200 {
@@ -63,7 +76,7 @@ func parseHTML(base *url.URL, body []byte) *page {
 			}
 			continue
 		case html.EndTagToken:
-			inTitle = false
+			inTitle, inScript = false, false
 			continue
 		case html.StartTagToken, html.SelfClosingTagToken:
 		default:
@@ -72,10 +85,14 @@ func parseHTML(base *url.URL, body []byte) *page {
 		name, hasAttr := z.TagName()
 		a := atom.Lookup(name)
 		inTitle = a == atom.Title && tt == html.StartTagToken
+		inScript = a == atom.Script && tt == html.StartTagToken
 		if !hasAttr {
 			continue
 		}
 		attrs := readAttrs(z)
+		if attrs["src"] != "" {
+			inScript = false
+		}
 		switch a {
 		case atom.Base:
 			if h := attrs["href"]; h != "" {

@@ -31,8 +31,13 @@ func (c *crawl) detections() []sentinel.Detection {
 //     only in the detail.
 //  4. Versionless evidence joins a versioned detection of the product that
 //     has evidence from the same URL; failing that, the product's only
-//     versioned detection when it has exactly one; failing that, it makes
-//     one detection of the product without a version. So a product without
+//     versioned detection when it has exactly one, unless the evidence is
+//     a script named as the library's own file (lodash.js): that is
+//     another copy, whose version is unknown, and must not hide behind
+//     another file's; failing that, it makes one detection of the product
+//     without a version. Evidence from an asset's URL alone (a file name,
+//     a script URL rule) is dropped when the file's own strong evidence
+//     names other products and not this one. So a product without
 //     version is reported only when no versioned detection can own its
 //     evidence. Evidence that only says a page references the product
 //     somewhere (a fingerprint rule on the whole HTML) joins the lowest
@@ -41,10 +46,34 @@ func (c *crawl) detections() []sentinel.Detection {
 // A detection's confidence is its strongest evidence's; its purl is set
 // only with a version and an ecosystem.
 func reconcile(obs []observation) []sentinel.Detection {
+	// The products each URL's own strong evidence names.
+	named := map[string]map[productKey]bool{}
+	for i := range obs {
+		o := &obs[i]
+		o.key = versionedKey(o.key, o.version)
+		if o.version != "" && !o.weak {
+			if named[o.url] == nil {
+				named[o.url] = map[productKey]bool{}
+			}
+			named[o.url][o.key] = true
+		}
+	}
+	// A file named as a library's own (observation.ownFile): all its
+	// evidence of that library is the copy's.
+	ownFile := map[[2]string]bool{}
+	for _, o := range obs {
+		if o.ownFile {
+			ownFile[[2]string{o.url, string(o.key)}] = true
+		}
+	}
 	byKey := map[productKey][]observation{}
 	for _, o := range obs {
 		if o.key == "" {
 			continue
+		}
+		o.ownFile = ownFile[[2]string{o.url, string(o.key)}]
+		if o.fromURL && o.version == "" && len(named[o.url]) > 0 && !named[o.url][o.key] {
+			continue // the file is another product's (see observation.fromURL)
 		}
 		byKey[o.key] = append(byKey[o.key], o)
 	}
@@ -85,7 +114,7 @@ func reconcile(obs []observation) []sentinel.Detection {
 					break
 				}
 			}
-			if owner == "" && (len(versions) == 1 || (o.aux && len(versions) > 0)) {
+			if owner == "" && !o.ownFile && (len(versions) == 1 || (o.aux && len(versions) > 0)) {
 				owner = versions[0]
 			}
 			if owner == "" {
@@ -108,6 +137,15 @@ func reconcile(obs []observation) []sentinel.Detection {
 		return out[i].Version < out[j].Version
 	})
 	return out
+}
+
+// versionedKey is the product a version of key is: Popper 1 is the npm
+// package popper.js, Popper 2 and later @popperjs/core.
+func versionedKey(key productKey, version string) productKey {
+	if key == "npm:@popperjs/core" && strings.HasPrefix(version, "1.") {
+		return "npm:popper.js"
+	}
+	return key
 }
 
 func hasURL(os []observation, u string) bool {

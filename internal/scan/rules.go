@@ -101,7 +101,7 @@ type appRule struct {
 	key        productKey
 	categories []string
 	cpe        string
-	headers    map[string]*wappalyzer.ParsedPattern // lowercase header name
+	headers    map[string]pattern                   // lowercase header name
 	cookies    map[string]*wappalyzer.ParsedPattern // lowercase cookie name
 	meta       map[string][]*wappalyzer.ParsedPattern
 	scriptSrc  []pattern
@@ -155,6 +155,25 @@ func (p pattern) evaluate(lower, s string) (bool, string) {
 		off = at + len(longest)
 	}
 	return false, ""
+}
+
+// wordStarts reports whether each literal occurs in lower somewhere not
+// right after a letter. Header rules are unanchored: "bun" would match
+// "PHP/7.4.3-1ubuntu1", "ats" (Apache Traffic Server) any "stats".
+func wordStarts(lower string, lits []string) bool {
+	for _, l := range lits {
+		found := false
+		for off := 0; !found; {
+			i := strings.Index(lower[off:], l)
+			if i < 0 {
+				return false
+			}
+			at := off + i
+			found = at == 0 || lower[at-1] < 'a' || lower[at-1] > 'z'
+			off = at + 1
+		}
+	}
+	return true
 }
 
 // asciiLower lowercases ASCII letters only, keeping byte offsets.
@@ -232,7 +251,7 @@ func compileRules() (*ruleSet, error) {
 			name:    name,
 			key:     wappalyzerKeys[name],
 			cpe:     f.CPE,
-			headers: map[string]*wappalyzer.ParsedPattern{},
+			headers: map[string]pattern{},
 			cookies: map[string]*wappalyzer.ParsedPattern{},
 			meta:    map[string][]*wappalyzer.ParsedPattern{},
 		}
@@ -256,7 +275,7 @@ func compileRules() (*ruleSet, error) {
 		}
 		for h, s := range f.Headers {
 			if p := compile(s); p != nil {
-				a.headers[strings.ToLower(h)] = p
+				a.headers[strings.ToLower(h)] = pattern{p, requiredLiterals(s, 2)}
 			}
 		}
 		for ck, s := range f.Cookies {
@@ -331,7 +350,7 @@ func (rs *ruleSet) match(r *response, p *page, withHTML bool) []observation {
 	for _, a := range rs.apps {
 		for h, pat := range a.headers {
 			if v, ok := headers[h]; ok {
-				if okm, ver := pat.Evaluate(v); okm {
+				if okm, ver := pat.Evaluate(v); okm && wordStarts(asciiLower(v), pat.lits) {
 					emit(a, u, h+": "+v, ver, sentinel.ConfidenceGenerator, false)
 				}
 			}
@@ -385,7 +404,7 @@ func (rs *ruleSet) matchScript(src string) []observation {
 			// A version that is only in the query string is the host
 			// application's as often as the script's (?ver=6.1.9).
 			o := observation{key: a.key, kind: sentinel.EvidenceFingerprint, url: src, detail: "rule " + a.name + ": script " + src,
-				confidence: sentinel.ConfidenceProduct, categories: a.categories, cpe: a.cpe}
+				confidence: sentinel.ConfidenceProduct, categories: a.categories, cpe: a.cpe, fromURL: true}
 			if v := normVersion(ver); v != "" {
 				o.version, o.confidence, o.weak = v, sentinel.ConfidenceBanner, !inPath(src, ver) || !precise(v)
 			}

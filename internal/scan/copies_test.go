@@ -1,0 +1,92 @@
+package scan_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestScan_CopiesAndNames: evidence that names a file, a rule or a header
+// must not say more than it knows.
+//
+//   - /js/lodash.min.js is a custom lodash build: its hash names nothing
+//     and it keeps no version, so it is Lodash without a version, not the
+//     version of the npm copy at /vendor/utils.js, which would hide a
+//     vulnerable copy behind it.
+//   - jquery-migrate-3.3.2.min.js is jQuery Migrate; the fingerprint rule
+//     that matches "jquery" in any script URL must not add it to jQuery.
+//   - popper-1.16.1.min.js is Popper 1, the npm package popper.js.
+//   - "X-Powered-By: PHP/7.4.3-1ubuntu1" is PHP; the rule for the bun
+//     runtime ("bun" anywhere in the header) must not fire inside
+//     "ubuntu".
+//   - jQuery pasted into the page keeps its banner: an inline script is
+//     read like a script file.
+func TestScan_CopiesAndNames(t *testing.T) {
+	min, err := os.ReadFile(filepath.Join("testdata", "npm", "lodash", "4.17.15", "lodash.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := os.ReadFile(filepath.Join("testdata", "npm", "jquery", "1.12.4", "jquery.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := func(b []byte) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/javascript")
+			w.Write(b)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/vendor/utils.js", js(min))
+	mux.HandleFunc("/js/lodash.min.js", js([]byte(`/* lodash custom build */ (function(){ var _ = {}; window._ = _; })();`)))
+	mux.HandleFunc("/js/jquery-migrate-3.3.2.min.js", js([]byte(`/* site copy */ (function(){ window.migrated = true; })();`)))
+	mux.HandleFunc("/js/popper-1.16.1.min.js", js([]byte(`(function(){ window.Popper = {}; })();`)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("X-Powered-By", "PHP/7.4.3-1ubuntu1")
+		w.Write([]byte(`<!doctype html><html><head><title>shop</title>
+<script src="/vendor/utils.js"></script>
+<script src="/js/lodash.min.js"></script>
+<script src="/js/jquery-migrate-3.3.2.min.js"></script>
+<script src="/js/popper-1.16.1.min.js"></script>
+</head><body><script>` + string(full[:4096]) + `</script></body></html>`))
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	res := mustScan(t, srv.URL, testConfig())
+	got := versions(res)
+	t.Logf("detections: %v", got)
+	checkDetections(t, res, []want{
+		{name: "Lodash", versions: []string{"4.17.15", ""}, purl: "pkg:npm/lodash@4.17.15"},
+		{name: "jQuery Migrate", versions: []string{"3.3.2"}, purl: "pkg:npm/jquery-migrate@3.3.2"},
+		{name: "Popper.js", versions: []string{"1.16.1"}, purl: "pkg:npm/popper.js@1.16.1"},
+		{name: "PHP", versions: []string{"7.4.3"}},
+		{name: "jQuery", versions: []string{"1.12.4"}, purl: "pkg:npm/jquery@1.12.4"},
+	})
+	for _, name := range []string{"Popper", "bun"} {
+		if vs, ok := got[name]; ok {
+			t.Errorf("%s detected (%q): no evidence names it", name, vs)
+		}
+	}
+	if d := find(res, "Lodash", "4.17.15"); d != nil {
+		for _, e := range d.Evidence {
+			if e.URL == srv.URL+"/js/lodash.min.js" {
+				t.Errorf("Lodash 4.17.15 carries the custom build's evidence %+v", e)
+			}
+		}
+	}
+	if d := find(res, "jQuery", "1.12.4"); d != nil {
+		for _, e := range d.Evidence {
+			if e.URL != srv.URL+"/" {
+				t.Errorf("jQuery 1.12.4 carries evidence of another file %+v", e)
+			}
+		}
+	}
+}
