@@ -101,7 +101,7 @@ Exit codes (the gate fails closed: an error is never 72):
       after 5 attempts): transient; retry, or use --offline-db
 
 Inputs and policy:
-  --sbom FILE       gate a CycloneDX (1.2-1.6) or SPDX 2.2/2.3 JSON SBOM instead of DIR
+  --sbom FILE       gate a CycloneDX (1.2-1.7) or SPDX 2.2/2.3 JSON SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
   --kinds K         all, languages or os (dpkg, apk, RPM databases under DIR)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
@@ -155,7 +155,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	})
 	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: the manifest's project name, else DIR's base name)")
 	fs.StringVar(&o.failOn, "fail-on", "", "the lowest severity that fails the gate (exit 71): critical, high, medium or low (default: any match); a known-exploited match exits 70 whatever this says")
-	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (1.2 to 1.6) or SPDX 2.2/2.3 JSON SBOM (Syft, cdxgen, npm sbom...) instead of walking DIR")
+	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (1.2 to 1.7) or SPDX 2.2/2.3 JSON SBOM (Syft, cdxgen, npm sbom...) instead of walking DIR")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ciUsage)
 		fs.PrintDefaults()
@@ -247,9 +247,15 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		if errors.As(err, &ee) {
 			return err
 		}
+		if o.scan.from != "" {
+			return err // read sbom "FILE": ...
+		}
 		return fmt.Errorf("cannot scan %s: %w", root, err)
 	}
 	if o.scan.from != "" && len(res.Components) == 0 {
+		if main := res.MainProject(); main != nil {
+			return fmt.Errorf("%s lists no components besides its subject, %s %s: there is nothing to check, so the gate cannot pass", o.scan.from, main.Name, main.Version)
+		}
 		return fmt.Errorf("%s lists no components: there is nothing to check, so the gate cannot pass", o.scan.from)
 	}
 	if o.scan.from == "" && len(res.Files) == 0 {

@@ -40,7 +40,10 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 		res, err := sbom.ReadSBOMFile(sf.from)
 		if err != nil {
 			if errors.Is(err, sbom.ErrUnsupportedSBOM) {
-				return nil, usageErr("%v: give a CycloneDX (1.2 to 1.6) or SPDX 2.2/2.3 JSON document", err)
+				if strings.Contains(err.Error(), ": give ") {
+					return nil, usageErr("%v", err) // it says what to give
+				}
+				return nil, usageErr("%v (CycloneDX 1.2 to 1.7 and SPDX 2.2/2.3 JSON are read)", err)
 			}
 			return nil, err
 		}

@@ -117,8 +117,10 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 		Name:   filepath.Base(filepath.Clean(rootName)),
 	}
 	if main != nil && main.Purl == "" {
-		// An unnamed project: the root lockfile's direct dependencies.
-		mc.Name = main.Name
+		// An unnamed project (the root lockfile's direct dependencies), or
+		// a read SBOM's subject that has no purl.
+		mc.Name, mc.Version = main.Name, main.Version
+		mc.Licenses = cdxLicenses(main.Licenses)
 		mc.Properties = componentProperties(&sentinel.Component{Locations: main.Locations})
 		usedRefs[mc.BOMRef] = true
 	} else if main != nil {

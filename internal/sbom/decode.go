@@ -50,10 +50,10 @@ func reject(format string, args ...any) error {
 	return &DecodeError{msg: fmt.Sprintf(format, args...)}
 }
 
-// SupportedSpecVersions returns the CycloneDX versions Decode accepts. 1.0
-// and 1.1 had no JSON encoding; 1.7 is refused until the service has looked
-// at it.
-func SupportedSpecVersions() []string { return []string{"1.2", "1.3", "1.4", "1.5", "1.6"} }
+// SupportedSpecVersions returns the CycloneDX versions Decode accepts (1.0
+// and 1.1 had no JSON encoding). The submission path accepts fewer
+// (inventory.AcceptedSpecVersions); the CLI reads them all.
+func SupportedSpecVersions() []string { return []string{"1.2", "1.3", "1.4", "1.5", "1.6", "1.7"} }
 
 // Document is the part of a submitted SBOM the service keeps.
 type Document struct {
@@ -239,7 +239,7 @@ type skipValue struct{}
 // UnmarshalJSON implements json.Unmarshaler.
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 
-// Decode reads a submitted SBOM: CycloneDX JSON, spec 1.2 to 1.6. Anything
+// Decode reads a submitted SBOM: CycloneDX JSON, spec 1.2 to 1.7. Anything
 // else (not JSON, XML, SPDX, another bomFormat, an unsupported specVersion, a
 // component without a name or type) is an error wrapping ErrUnsupportedSBOM
 // whose Message the API can return as is.
@@ -356,7 +356,7 @@ func Decode(data []byte) (*Document, error) {
 		if specVersion == "" {
 			return nil, reject("the CycloneDX SBOM has no specVersion")
 		}
-		return nil, reject("unsupported CycloneDX specVersion %q; send 1.5 (1.2 to 1.6 are read)", truncate(specVersion))
+		return nil, reject("unsupported CycloneDX specVersion %q: CycloneDX 1.2 to 1.7 JSON can be read, the service takes 1.5", truncate(specVersion))
 	}
 	if firstErr != nil {
 		return nil, firstErr

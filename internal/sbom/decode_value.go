@@ -25,7 +25,7 @@ func documentFrom(inst any) (*Document, error) {
 	}
 	specVersion := str(top["specVersion"])
 	if !slices.Contains(SupportedSpecVersions(), specVersion) {
-		return nil, reject("unsupported CycloneDX specVersion %q; send 1.5 (1.2 to 1.6 are read)", truncate(specVersion))
+		return nil, reject("unsupported CycloneDX specVersion %q: CycloneDX 1.2 to 1.7 JSON can be read, the service takes 1.5", truncate(specVersion))
 	}
 	doc := &Document{SpecVersion: specVersion, SerialNumber: str(top["serialNumber"]), Version: 1}
 	if n, ok := top["version"].(json.Number); ok {

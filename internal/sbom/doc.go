@@ -42,7 +42,7 @@
 // BOM imports from repositories are never fetched.
 //
 // Writing (NewBOM, Encode) produces a deterministic CycloneDX 1.5 JSON
-// document. Reading: ReadSBOM turns a CycloneDX 1.2-1.6 or SPDX 2.2/2.3 JSON
+// document. Reading: ReadSBOM turns a CycloneDX 1.2-1.7 or SPDX 2.2/2.3 JSON
 // SBOM into the same Result as extraction (read.go); Decode reads a
 // submitted CycloneDX document into the few fields the service keeps, and
 // Validate checks it against the official JSON schema of its declared

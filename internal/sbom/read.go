@@ -20,7 +20,7 @@ import (
 // or Sentinel itself) into the Result that Extract gives for a tree, so that
 // the CI gate and enrichment work on it as on extracted components:
 //
-//   - CycloneDX 1.2 to 1.6 JSON, through Decode: components with a purl
+//   - CycloneDX 1.2 to 1.7 JSON, through Decode: components with a purl
 //     (nested ones included), their licenses and locations (Sentinel's
 //     sentinel:location and Syft's syft:location:N:path properties), the
 //     dependency graph by bom-ref, and metadata.component as the project;
@@ -41,6 +41,9 @@ func ReadSBOM(data []byte) (*Result, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	if isSPDXJSON(trimmed) {
 		return readSPDX(trimmed)
+	}
+	if err := unreadForm(trimmed); err != nil {
+		return nil, err
 	}
 	doc, err := Decode(data)
 	if err != nil {
@@ -66,6 +69,21 @@ func ReadSBOMFile(path string) (*Result, error) {
 		res.Warnings[i].Path = path
 	}
 	return res, nil
+}
+
+// unreadForm names the SBOM forms ReadSBOM does not read, with what to
+// give instead; nil for anything else (Decode then says what is wrong).
+func unreadForm(b []byte) error {
+	head := b[:min(len(b), 4096)]
+	switch {
+	case len(b) > 0 && b[0] == '<':
+		return reject("the SBOM is XML, which is not read: give the CycloneDX or SPDX JSON form (cyclonedx convert --output-format json, or the producing tool's JSON output)")
+	case bytes.HasPrefix(b, []byte("SPDXVersion:")) || bytes.Contains(head, []byte("\nSPDXVersion:")):
+		return reject("the SBOM is SPDX tag-value, which is not read: give it as SPDX 2.2/2.3 JSON (the producing tool's spdx-json output, or pyspdxtools -i FILE -o FILE.json)")
+	case len(b) > 0 && b[0] == '{' && bytes.Contains(head, []byte(`"@context"`)) && bytes.Contains(head, []byte("spdx.org/rdf/3")):
+		return reject("the SBOM is SPDX 3 (JSON-LD), which is not read yet: give SPDX 2.2/2.3 JSON or CycloneDX JSON")
+	}
+	return nil
 }
 
 // isSPDXJSON reports whether a JSON document has an "spdxVersion" member
@@ -190,6 +208,10 @@ func (d *Document) result() *Result {
 		// A project that is also listed as a component is the project.
 		res.Components = slices.DeleteFunc(res.Components, func(c sentinel.Component) bool { return c.Purl == p.Purl })
 		res.Projects = []sentinel.Component{p}
+	} else if m.ComponentPurl == "" && m.ComponentName != "" {
+		// A subject without a purl (a product, a service) is still the
+		// project: its name, version and direct dependencies.
+		res.Projects = []sentinel.Component{unnamedProject(m.ComponentName, m.ComponentVersion, m.ComponentLicenses, edges(m.ComponentRef))}
 	}
 	res.Projects = append(res.Projects, projects...)
 	res.Files = []File{{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Packages: len(res.Components), Graph: len(d.Dependencies) > 0}}
@@ -198,6 +220,15 @@ func (d *Document) result() *Result {
 			Reason: fmt.Sprintf("%d components without a purl are left out: they cannot be matched against advisories", noPurl)})
 	}
 	return res
+}
+
+// unnamedProject is the project of an SBOM whose subject has no purl.
+func unnamedProject(name, version string, licenses, dependsOn []string) sentinel.Component {
+	p := sentinel.Component{Name: name, Version: version, Type: "application", Locations: []string{"sbom"}, Licenses: licenses}
+	if p.DependsOn = sortedUnique(dependsOn); len(p.DependsOn) == 0 {
+		p.DependsOn = nil
+	}
+	return p
 }
 
 // SPDX
@@ -264,6 +295,7 @@ func readSPDX(data []byte) (*Result, error) {
 		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, nil, licenses)
 		if !ok {
 			noPurl++
+			c.Licenses = licenses // for a described package without a purl
 		}
 		pkgs[p.SPDXID] = pkg{c, ok}
 	}
@@ -296,10 +328,21 @@ func readSPDX(data []byte) (*Result, error) {
 			break
 		}
 	}
+	if project == nil {
+		// A described package without a purl (a product, a container
+		// image) is still the project, by name.
+		for _, p := range doc.Packages {
+			if slices.Contains(described, p.SPDXID) && p.Name != "" {
+				c := unnamedProject(p.Name, p.VersionInfo, pkgs[p.SPDXID].comp.Licenses, nil)
+				project = &c
+				break
+			}
+		}
+	}
 	var comps []sentinel.Component
 	for _, p := range doc.Packages {
 		k := pkgs[p.SPDXID]
-		if !k.ok || (project != nil && k.comp.Purl == project.Purl) {
+		if !k.ok || (project != nil && project.Purl != "" && k.comp.Purl == project.Purl) {
 			continue
 		}
 		c := k.comp

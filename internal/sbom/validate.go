@@ -21,8 +21,9 @@ var printer = message.NewPrinter(language.English)
 // Schema validation.
 //
 // A submitted CycloneDX document is checked against the official JSON
-// schema of the specVersion it declares (1.2 to 1.6), with the SPDX license
-// list and the JSF signature schema they refer to; all are embedded from
+// schema of the specVersion it declares (1.2 to 1.7), with the SPDX license
+// list, the JSF signature schema and (1.7) the cryptography definitions
+// they refer to; all are embedded from
 // schema/ (see schema/README.md), never fetched. Format assertions are on:
 // a "date-time", "email", "iri-reference" or "idn-email" that is not one is
 // an error, as the CycloneDX test vectors expect.
@@ -46,7 +47,7 @@ func schemaFor(specVersion string) (*jsonschema.Schema, error) {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
 		main := "bom-" + specVersion + ".schema.json"
-		for _, name := range []string{main, "spdx.schema.json", "jsf-0.82.schema.json"} {
+		for _, name := range []string{main, "spdx.schema.json", "jsf-0.82.schema.json", "cryptography-defs.schema.json"} {
 			b, err := schemaFS.ReadFile("schema/" + name)
 			if err != nil {
 				return nil, fmt.Errorf("read embedded schema %s: %w", name, err)
@@ -104,7 +105,7 @@ func (e *ValidationError) Error() string {
 func (e *ValidationError) Unwrap() error { return ErrInvalidBOM }
 
 // Validate checks a CycloneDX JSON document against the official schema of
-// the specVersion it declares: 1.2, 1.3, 1.4, 1.5 or 1.6. A nil error
+// the specVersion it declares: 1.2, 1.3, 1.4, 1.5, 1.6 or 1.7. A nil error
 // means the document is valid; otherwise the error is a *ValidationError
 // (wrapping ErrInvalidBOM) whose Errors give the first problems with their
 // JSONPath, for an API answer. A document that is not JSON, declares no
@@ -130,7 +131,7 @@ func validateInst(data []byte) (any, error) {
 		return nil, &ValidationError{Errors: []SchemaError{{Path: "$.bomFormat", Reason: fmt.Sprintf("want %q, got %q", "CycloneDX", head.BOMFormat)}}}
 	}
 	if !validatedVersions[head.SpecVersion] {
-		return nil, &ValidationError{Errors: []SchemaError{{Path: "$.specVersion", Reason: fmt.Sprintf("specVersion %q is not one of 1.2, 1.3, 1.4, 1.5, 1.6", head.SpecVersion)}}}
+		return nil, &ValidationError{Errors: []SchemaError{{Path: "$.specVersion", Reason: fmt.Sprintf("specVersion %q is not one of 1.2, 1.3, 1.4, 1.5, 1.6, 1.7", head.SpecVersion)}}}
 	}
 	sch, err := schemaFor(head.SpecVersion)
 	if err != nil {
@@ -202,7 +203,7 @@ func peekHead(data []byte) (docHead, error) {
 	return h, nil
 }
 
-var validatedVersions = map[string]bool{"1.2": true, "1.3": true, "1.4": true, "1.5": true, "1.6": true}
+var validatedVersions = map[string]bool{"1.2": true, "1.3": true, "1.4": true, "1.5": true, "1.6": true, "1.7": true}
 
 // leaves are the innermost errors, depth first: the ones that say what is
 // wrong rather than which enclosing rule failed.

@@ -102,7 +102,7 @@ func TestValidateDeclaredVersion(t *testing.T) {
 	if err := sbom.Validate([]byte(strings.Replace(doc, "%s", "1.5", 1))); err == nil {
 		t.Error("1.5 accepted a 1.6 component type")
 	}
-	for _, bad := range []string{`{"bomFormat":"CycloneDX","specVersion":"1.7"}`, `{"spdxVersion":"SPDX-2.3"}`, `not json`} {
+	for _, bad := range []string{`{"bomFormat":"CycloneDX","specVersion":"1.8"}`, `{"spdxVersion":"SPDX-2.3"}`, `not json`} {
 		var ve *sbom.ValidationError
 		if err := sbom.Validate([]byte(bad)); !errors.As(err, &ve) || len(ve.Errors) != 1 {
 			t.Errorf("Validate(%q) = %v, want one error", bad, err)

@@ -1,0 +1,116 @@
+package sbom_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// TestReadSBOMSubjectWithoutPurl: a document whose subject has no purl (a
+// product, a SaaS offering) keeps it as the project, by name and version,
+// with its direct dependencies, and a CycloneDX SBOM written from it says
+// so; it is never named after the directory the command ran in.
+func TestReadSBOMSubjectWithoutPurl(t *testing.T) {
+	for _, c := range []struct {
+		file, name, version string
+		direct              []string
+		components          int
+	}{
+		{"spdx-examples-appbomination.spdx.json", "App-BOM-ination", "1.0", []string{
+			"pkg:maven/junit/junit@4.12", "pkg:maven/org.apache.commons/commons-lang3@3.4", "pkg:maven/org.slf4j/slf4j-api@1.7.21",
+		}, 4},
+		{"bom-examples-saasbom.cdx.json", "Acme Cloud Example", "2022-1", nil, 0},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			res := mustReadSBOM(t, c.file)
+			if len(res.Components) != c.components {
+				t.Errorf("%d components, want %d", len(res.Components), c.components)
+			}
+			main := res.MainProject()
+			if main == nil {
+				t.Fatalf("no project; projects %+v", res.Projects)
+			}
+			if main.Name != c.name || main.Version != c.version || main.Purl != "" {
+				t.Errorf("project %+v, want %s %s without a purl", main, c.name, c.version)
+			}
+			if diff := cmp.Diff(c.direct, main.DependsOn); diff != "" {
+				t.Errorf("direct dependencies (-want +got):\n%s", diff)
+			}
+			bom := sbom.NewBOM(res.Components, sbom.BOMOptions{Projects: res.Projects, Now: fixedNow})
+			mc := bom.Metadata.Component
+			if mc.Name != c.name || mc.Version != c.version {
+				t.Errorf("metadata.component %s %s, want %s %s", mc.Name, mc.Version, c.name, c.version)
+			}
+			var rootDeps []string
+			if bom.Dependencies != nil {
+				for _, d := range *bom.Dependencies {
+					if d.Ref == mc.BOMRef && d.Dependencies != nil {
+						rootDeps = *d.Dependencies
+					}
+				}
+			}
+			if diff := cmp.Diff(c.direct, rootDeps); diff != "" {
+				t.Errorf("the written root's dependencies (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestReadSBOMOnlySubject: a document whose one package is the one it
+// describes has no components, and its subject is the project.
+func TestReadSBOMOnlySubject(t *testing.T) {
+	res := mustReadSBOM(t, "spdx-examples-minimal.spdx.json")
+	if len(res.Components) != 0 {
+		t.Errorf("components %+v, want none", res.Components)
+	}
+	if p := res.MainProject(); p == nil || p.Name != "tools-java" {
+		t.Errorf("project %+v, want tools-java", p)
+	}
+}
+
+// TestReadCycloneDX17: cdxgen 12's default output, CycloneDX 1.7, is valid
+// against the official 1.7 schema and reads to every purl it lists.
+func TestReadCycloneDX17(t *testing.T) {
+	const name = "cdxgen-12.8.4-npm.cdx.json"
+	b, err := os.ReadFile(filepath.Join(sboms, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sbom.Validate(b); err != nil {
+		t.Errorf("Validate: %v", err)
+	}
+	res := mustReadSBOM(t, name)
+	if diff := cmp.Diff(filePurls(t, name), purlSet(res.Components)); diff != "" {
+		t.Errorf("purls mismatch with the file's (-file +read):\n%s", diff)
+	}
+	if len(res.Components) < 60 {
+		t.Errorf("%d components; the file lists 70", len(res.Components))
+	}
+	if p := res.MainProject(); p == nil || p.Purl != "pkg:npm/npmproj@1.0.0" {
+		t.Errorf("project %+v, want pkg:npm/npmproj@1.0.0", p)
+	}
+}
+
+// TestReadSBOMUnreadForms: the forms that are not read say so, and what to
+// give instead.
+func TestReadSBOMUnreadForms(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"spdx-examples-example1.spdx", "SPDX tag-value"},
+		{"spdx-examples-example11.spdx3.json", "SPDX 3"},
+	} {
+		_, err := sbom.ReadSBOMFile(filepath.Join(sboms, c.file))
+		if !errors.Is(err, sbom.ErrUnsupportedSBOM) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "give ") {
+			t.Errorf("%s: %v; want an unsupported-SBOM error naming %s and what to give", c.file, err, c.want)
+		}
+	}
+	_, err := sbom.ReadSBOM([]byte(`<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.5"/>`))
+	if !errors.Is(err, sbom.ErrUnsupportedSBOM) || !strings.Contains(err.Error(), "XML") {
+		t.Errorf("XML: %v", err)
+	}
+}
