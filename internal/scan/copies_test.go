@@ -23,6 +23,8 @@ import (
 //     "ubuntu".
 //   - jQuery pasted into the page keeps its banner: an inline script is
 //     read like a script file.
+//   - a webpack vendor chunk holding React DOM 16 and lodash 4.17.21 (whose
+//     minified build has no banner with its version) names both.
 func TestScan_CopiesAndNames(t *testing.T) {
 	min, err := os.ReadFile(filepath.Join("testdata", "npm", "lodash", "4.17.15", "lodash.min.js"))
 	if err != nil {
@@ -40,6 +42,15 @@ func TestScan_CopiesAndNames(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/vendor/utils.js", js(min))
+	var bundle []byte
+	for _, f := range []string{"react-dom/16.14.0/react-dom.production.min.js", "lodash/4.17.21/lodash.min.js"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "npm", filepath.FromSlash(f)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bundle = append(append(bundle, b...), ";\n"...)
+	}
+	mux.HandleFunc("/static/js/vendors~main.3f2a1c.chunk.js", js(bundle))
 	mux.HandleFunc("/js/lodash.min.js", js([]byte(`/* lodash custom build */ (function(){ var _ = {}; window._ = _; })();`)))
 	mux.HandleFunc("/js/jquery-migrate-3.3.2.min.js", js([]byte(`/* site copy */ (function(){ window.migrated = true; })();`)))
 	mux.HandleFunc("/js/popper-1.16.1.min.js", js([]byte(`(function(){ window.Popper = {}; })();`)))
@@ -55,6 +66,7 @@ func TestScan_CopiesAndNames(t *testing.T) {
 <script src="/js/lodash.min.js"></script>
 <script src="/js/jquery-migrate-3.3.2.min.js"></script>
 <script src="/js/popper-1.16.1.min.js"></script>
+<script src="/static/js/vendors~main.3f2a1c.chunk.js"></script>
 </head><body><script>` + string(full[:4096]) + `</script></body></html>`))
 	})
 	srv := httptest.NewServer(mux)
@@ -64,7 +76,8 @@ func TestScan_CopiesAndNames(t *testing.T) {
 	got := versions(res)
 	t.Logf("detections: %v", got)
 	checkDetections(t, res, []want{
-		{name: "Lodash", versions: []string{"4.17.15", ""}, purl: "pkg:npm/lodash@4.17.15"},
+		{name: "Lodash", versions: []string{"4.17.15", "4.17.21", ""}, purl: "pkg:npm/lodash@4.17.15"},
+		{name: "ReactDOM", versions: []string{"16.14.0"}, purl: "pkg:npm/react-dom@16.14.0"},
 		{name: "jQuery Migrate", versions: []string{"3.3.2"}, purl: "pkg:npm/jquery-migrate@3.3.2"},
 		{name: "Popper.js", versions: []string{"1.16.1"}, purl: "pkg:npm/popper.js@1.16.1"},
 		{name: "PHP", versions: []string{"7.4.3"}},

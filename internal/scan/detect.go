@@ -218,7 +218,7 @@ func (c *crawl) analyzePage(r *response, p *page) {
 	// A library pasted into the page keeps its banner.
 	for _, js := range p.inline {
 		for _, m := range banner.Find("", []byte(js)) {
-			if v := normVersion(m.Version); v != "" && !m.Code {
+			if v := normVersion(m.Version); v != "" {
 				out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u,
 					detail: "inline script banner: " + m.Text, confidence: sentinel.ConfidenceBanner})
 			}

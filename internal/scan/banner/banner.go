@@ -3,7 +3,10 @@
 // ("/*! jQuery v3.6.1 | (c) OpenJS Foundation ... */", "Bootstrap v4.6.2
 // (https://getbootstrap.com/)") and, for a few libraries whose minified
 // builds drop the banner, a version constant in the code (lodash's
-// VERSION="4.17.21"), only when the file's name names that library.
+// VERSION="4.17.21"), only when the file's name names that library, or
+// anywhere when the code around it is that library's alone (a signature:
+// lodash's `nn="4.17.21",tn=200,rn="Unsupported core-js use.`), so that a
+// bundle or a renamed copy still names its version.
 //
 // Both the external scan (internal/scan) and the hash catalog builder
 // (internal/scan/catalog) use it: the scan to report a version the file
@@ -66,6 +69,10 @@ type rule struct {
 	// name and version object); other banner rules must be in a comment,
 	// so that Bootstrap's "requires at least jQuery v1.9.1" names nothing.
 	anywhere bool
+	// back makes re run on the window that ends with the key, for a
+	// version written just before a distinctive literal; it must end with
+	// the key.
+	back bool
 }
 
 // ver is the version capture every rule uses: dotted numbers with an
@@ -79,6 +86,13 @@ func banner(lib, key, expr string, not ...string) rule {
 func anywhere(r rule) rule {
 	r.anywhere = true
 	return r
+}
+
+// signature is a version constant beside code only that library has, so
+// it applies in any file: a bundle, a renamed copy. The version comes
+// before the key.
+func signature(lib, key, expr string) rule {
+	return rule{lib: lib, key: key, re: regexp.MustCompile(`(?:` + expr + `)$`), code: true, back: true}
 }
 
 func code(lib, key, expr, file string) rule {
@@ -141,6 +155,10 @@ var rules = []rule{
 	code("react-dom", "version", `version\s?=\s?["']`+ver+`["']`, `^react-dom\.(development|production\.min)\.js$`),
 	code("codemirror", "CodeMirror.version", `CodeMirror\.version\s?=\s?["']`+ver+`["']`, `^codemirror(\.min)?\.js$`),
 	code("jquery-ui-timepicker-addon", "$.timepicker.version", `\$\.timepicker\.version\s?=\s?["']`+ver+`["']`, `^jquery-ui-timepicker-addon(\.min)?\.js$`),
+	// lodash 4.17.16 and later minified: var X,nn="4.17.21",tn=200,rn="Unsupported core-js use. ..."
+	signature("lodash", `="Unsupported core-js use.`, `="`+ver+`",[\w$]{1,3}=200,[\w$]{1,3}="Unsupported core-js use\.`),
+	// React DOM 16 production: {findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"}
+	signature("react-dom", `,rendererPackageName:"react-dom"`, `bundleType:0,version:"`+ver+`",rendererPackageName:"react-dom"`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 
@@ -174,8 +192,12 @@ func Find(name string, content []byte) []Match {
 			if vetoed(content, at, r.not) || (!r.code && !r.anywhere && !inComment(content, at)) {
 				continue
 			}
-			end := min(len(content), at+window)
-			m := r.re.FindSubmatch(content[at:end])
+			var m [][]byte
+			if r.back {
+				m = r.re.FindSubmatch(content[max(0, at-window) : at+len(key)])
+			} else {
+				m = r.re.FindSubmatch(content[at:min(len(content), at+window)])
+			}
 			if len(m) < 2 || len(m[1]) == 0 {
 				continue
 			}

@@ -58,6 +58,11 @@ func TestFind_Synthetic(t *testing.T) {
 		{"lodash_banner_no_underscore", "x.js", "/**\n * @license\n * Lodash lodash.com/license | Underscore.js 1.8.3 underscorejs.org/LICENSE\n */", nil},
 		{"lodash_code_needs_name", "bundle.js", `var VERSION="4.17.15";`, nil},
 		{"lodash_code", "lodash.min.js", `var VERSION="4.17.15";`, []string{"lodash@4.17.15"}},
+		// Signatures apply in any file: a bundle, a renamed copy.
+		{"lodash_signature_bundle", "vendor.3f2a1c.js", `!function(){var X,nn="4.17.21",tn=200,rn="Unsupported core-js use. Try https://npms.io/search?q=ponyfill.";}`, []string{"lodash@4.17.21"}},
+		{"lodash_signature_other_number", "vendor.js", `var X,nn="4.17.21",tn=300,rn="Unsupported core-js use.`, nil},
+		{"react_dom_signature", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"})`, []string{"react-dom@16.14.0"}},
+		{"react_dom_signature_other_renderer", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"0.28.0",rendererPackageName:"react-three-fiber"})`, nil},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
