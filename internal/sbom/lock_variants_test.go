@@ -38,6 +38,10 @@ func TestLockVariants(t *testing.T) {
 		// berry with one entry written twice: Yarn takes the last.
 		{dir: "yarn-berry-duplicate", want: []string{"@babel/code-frame@7.10.4", "@types/minimatch@3.0.3", "@types/qs@6.9.4",
 			"ajv@6.12.3", "asn1.js@4.10.1", "atob@2.1.2", "aws-sdk@2.706.0", "jhipster-core@7.3.4"}},
+		// Julia 1.9: a package depending on two packages of one name
+		// lists its deps as a table; scalibr v0.5.3 refuses the file.
+		{dir: "julia-shadowed"},
+		{dir: "julia-shadowed-versions", want: []string{"A@1.2.0", "B@0.3.1", "B@2.0.0"}},
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},

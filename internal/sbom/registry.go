@@ -5,12 +5,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"path"
+	"slices"
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/osv-scalibr/inventory"
 
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/cpp/conanlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
@@ -177,6 +180,12 @@ func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (i
 	again.Reader = bytes.NewReader(b)
 	inv, err := j.Extractor.Extract(ctx, &again)
 	if err != nil {
+		// scalibr v0.5.3 wants every "deps" a list; since Julia 1.9 a
+		// package that depends on two packages of one name writes a
+		// name -> uuid table. Read such a manifest here.
+		if pkgs, ok := juliaPackages(b, in.Path); ok {
+			return inventory.Inventory{Packages: pkgs}, nil
+		}
 		return inv, err
 	}
 	var m struct {
@@ -193,6 +202,35 @@ func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (i
 		}
 	}
 	return inv, nil
+}
+
+// juliaPackages reads a Manifest.toml (format 2.0, or 1.0 with the
+// packages at the top level): one package per entry with a version (an
+// entry without one is a standard library or a checked-out package), its
+// uuid as metadata. ok is false when the file is not such a manifest.
+func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
+	var top map[string]any
+	if _, err := toml.Decode(string(b), &top); err != nil {
+		return nil, false
+	}
+	deps, _ := top["deps"].(map[string]any)
+	if _, v2 := top["manifest_format"]; !v2 {
+		deps = top
+	}
+	var pkgs []*extractor.Package
+	for _, name := range slices.Sorted(maps.Keys(deps)) {
+		entries, _ := deps[name].([]map[string]any)
+		for _, e := range entries {
+			version, _ := e["version"].(string)
+			uuid, _ := e["uuid"].(string)
+			if version == "" || uuid == "" {
+				continue
+			}
+			pkgs = append(pkgs, &extractor.Package{Name: name, Version: version, PURLType: "julia",
+				Location: extractor.LocationFromPath(p), Metadata: juliaUUID(uuid)})
+		}
+	}
+	return pkgs, true
 }
 
 // gradleLockfile is scalibr's Gradle lockfile extractor, also claiming
