@@ -204,9 +204,12 @@ func npmResolve[N any](nodes map[string]N, key, dep string) (string, bool) {
 // ("name@range") that resolves to it.
 type yarnEntry struct {
 	descriptors []string
-	version     string
-	resolution  string // berry "resolution", or v1 "resolved"
-	deps        map[string]string
+	// name is v1's "name" field, written when the package's name is not
+	// the one in its descriptors ("user/repo:" for a GitHub dependency).
+	name       string
+	version    string
+	resolution string // berry "resolution", or v1 "resolved"
+	deps       map[string]string
 }
 
 // yarnName is the package name of a descriptor: "@scope/name@npm:^1.0" ->
@@ -479,6 +482,8 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 			// Keys may be quoted: `"version" "3.6.0"`.
 			k, v, _ := strings.Cut(text, " ")
 			switch unq(k) {
+			case "name":
+				cur.name = unq(v)
 			case "version":
 				cur.version = unq(v)
 			case "resolved":

@@ -164,12 +164,19 @@ func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, 
 	if strings.HasPrefix(key, "file:") {
 		return "", "", nil
 	}
-	if lockfileVersion >= 9 {
+	if lockfileVersion >= 9 || pnpmV9Key(key) {
+		// v9 keys, which pnpm also reads under an older version line.
 		key = strings.Trim(key, "'")
 		rest, scoped := strings.CutPrefix(key, "@")
 		name, version, _ = strings.Cut(rest, "@")
 		if scoped {
 			name = "@" + name
+		}
+		// A peer suffix ("1.0.0(react@18.2.0)") is not part of the
+		// version; a pruned lockfile may keep it in a packages key.
+		version, _, _ = strings.Cut(version, "(")
+		if strings.HasPrefix(version, "file:") {
+			return "", "", nil // a local directory: its entry names it
 		}
 		return name, version, nil
 	}
@@ -195,6 +202,20 @@ func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, 
 	}
 	version, _, _ = strings.Cut(version, "_")
 	return name, version, nil
+}
+
+// pnpmV9Key reports whether a key is written "name@version" (or
+// "@scope/name@version"), as v9 writes it: the name before the "@" has no
+// "/" but a scope's. v5-v8 keys start with "/" or a registry host.
+func pnpmV9Key(key string) bool {
+	k := strings.Trim(key, "'")
+	rest, scoped := strings.CutPrefix(k, "@")
+	at := strings.IndexByte(rest, '@')
+	if at <= 0 {
+		return false
+	}
+	slashes := strings.Count(rest[:at], "/")
+	return (scoped && slashes == 1) || (!scoped && slashes == 0)
 }
 
 // pnpmNameAtVersion splits "name@1.2.3" or "@s/name@1.2.3(peer...)" at

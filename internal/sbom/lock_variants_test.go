@@ -38,6 +38,25 @@ func TestLockVariants(t *testing.T) {
 		// berry with one entry written twice: Yarn takes the last.
 		{dir: "yarn-berry-duplicate", want: []string{"@babel/code-frame@7.10.4", "@types/minimatch@3.0.3", "@types/qs@6.9.4",
 			"ajv@6.12.3", "asn1.js@4.10.1", "atob@2.1.2", "aws-sdk@2.706.0", "jhipster-core@7.3.4"}},
+		// npm 5's lockfileVersion 1 with tarball addresses as versions:
+		// the package and version come from the address ("remote" is
+		// abbrev 1.1.1), a codeload address gives the commit only, and
+		// an address that is neither is no version.
+		{dir: "npm-v1-tarball-versions", want: []string{"@otherscope/othername@", "@scope/name@", "a@1.2.3", "abbrev@1.0.3", "abbrev@1.1.1",
+			"b@1.2.3", "balanced-match@1.0.0", "brace-expansion@1.1.11", "bundler@1.2.3", "c@1.2.3", "concat-map@0.0.1", "fs.realpath@1.0.0",
+			"full-git-url@", "ghshort@", "ghtgz@", "glob@7.1.4", "inflight@1.0.6", "inherits@2.0.4", "minimatch@3.0.4", "once@",
+			"path-is-absolute@1.0.1", "really-bad-invalid@", "rimraf@", "symlink-in-tree@", "symlink@", "tarball-no-integrity@", "tarball@",
+			"unhosted-git@", "wrappy@1.0.2"}},
+		// a node_modules tree pnpm installed, as npm recorded it: the
+		// .pnpm folders are no packages.
+		{dir: "npm-v2-pnpm-folders", want: []string{"@scope/x@1.0.0", "a@1.0.0", "b@1.0.0", "c@1.0.0"}},
+		// yarn v1 writes "name" when the key does not name the package.
+		{dir: "yarn-v1-name-field", want: []string{"dep-a@1.0.0", "max-safe-integer@1.0.1"}},
+		// a pruned v9 lockfile keeps a local package's peer suffix in its
+		// key; the local package is no dependency.
+		{dir: "pnpm-pruned-peer-suffix", want: []string{"peer@1.0.0"}},
+		// v9-style keys under a 6.0 version line, which pnpm reads.
+		{dir: "pnpm-v6-v9-keys", want: []string{"is-negative@2.1.0", "is-positive@3.1.0"}},
 		// Julia 1.9: a package depending on two packages of one name
 		// lists its deps as a table; scalibr v0.5.3 refuses the file.
 		{dir: "julia-shadowed"},

@@ -6,12 +6,14 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -116,6 +118,9 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 	seen := map[string]bool{}
 	var pkgs []*extractor.Package
 	add := func(name, version, resolved string) {
+		if name == "" {
+			return
+		}
 		pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
 		src := resolved
 		if src == "" {
@@ -143,9 +148,15 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 			if i < 0 || e.Link {
 				continue // the root, a workspace folder, or a link to one
 			}
+			if e.Name == "" && e.Version == "" && e.Resolved == "" {
+				continue // a folder npm recorded, no package (pnpm's .pnpm/...)
+			}
 			name := e.Name
 			if name == "" {
 				name = key[i+len("node_modules/"):]
+				if strings.Count(name, "/") > 1 || (strings.Contains(name, "/") && !strings.HasPrefix(name, "@")) {
+					name = path.Base(name) // a folder under a package, not a scope
+				}
 			}
 			add(name, e.Version, string(e.Resolved))
 		}
@@ -164,12 +175,61 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 			if strings.HasPrefix(version, "file:") {
 				version = "" // a local directory: no version to speak of
 			}
+			if strings.Contains(version, "://") {
+				// npm 5 wrote a tarball's address as the version: the
+				// package and version are in it (npm's own reader takes
+				// them from the file name), or the commit is.
+				if repo, commit, ok := yarnGitParts(version); ok && commit != "" {
+					pk := &extractor.Package{Name: name, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p),
+						SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}}
+					if k := name + "@#" + commit; name != "" && !seen[k] {
+						seen[k] = true
+						pkgs = append(pkgs, pk)
+					}
+					walk(d.Dependencies)
+					continue
+				}
+				if n, v, ok := npmTarballID(version); ok {
+					name, version = n, v
+				} else {
+					version = "" // an address is no version
+				}
+			}
 			add(name, version, string(d.Resolved))
 			walk(d.Dependencies)
 		}
 	}
 	walk(lock.Dependencies)
 	return pkgs
+}
+
+// npmTarballID reads the package and version from a registry tarball's
+// address: ".../@scope/name/-/name-1.2.3.tgz" (the scope's slash may be
+// escaped, %2f) gives "@scope/name", "1.2.3".
+func npmTarballID(u string) (name, version string, ok bool) {
+	u, _, _ = strings.Cut(u, "#")
+	u, _, _ = strings.Cut(u, "?")
+	dir, file, found := strings.Cut(u, "/-/")
+	if !found || !strings.HasSuffix(file, ".tgz") || strings.Contains(file, "/") {
+		return "", "", false
+	}
+	if s := strings.Index(dir, "://"); s >= 0 {
+		dir = dir[s+3:]
+	}
+	segs := strings.Split(dir, "/")
+	name = segs[len(segs)-1]
+	if unesc, err := url.PathUnescape(name); err == nil {
+		name = unesc // "@scope%2fname"
+	}
+	if len(segs) >= 2 && strings.HasPrefix(segs[len(segs)-2], "@") && !strings.Contains(name, "/") {
+		name = segs[len(segs)-2] + "/" + name
+	}
+	base := name[strings.LastIndex(name, "/")+1:]
+	version, found = strings.CutPrefix(strings.TrimSuffix(file, ".tgz"), base+"-")
+	if !found || version == "" || version[0] < '0' || version[0] > '9' {
+		return "", "", false
+	}
+	return name, version, true
 }
 
 // npmGitSource reads a git dependency's address as npm writes it in a
@@ -203,7 +263,7 @@ func npmGitSource(s string) (repo, commit string, ok bool) {
 // (the last wins), invalid UTF-8 (replaced), keys in any case.
 func unmarshalLock(data []byte, v any) error {
 	return jsonv2.Unmarshal(data, v, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
-		jsonv2.MatchCaseInsensitiveNames(true))
+		jsonv2.MatchCaseInsensitiveNames(true), jsonv1.MergeWithLegacySemantics(true))
 }
 
 // isCommit reports whether s looks like a git commit: 7 to 40 hex digits.
@@ -380,6 +440,9 @@ func (e *yarnEntry) packageName(berry bool) string {
 		if name, _, ok := strings.Cut(e.resolution, "@npm:"); ok && name != "" && !strings.Contains(name, ":") {
 			return name
 		}
+	}
+	if e.name != "" {
+		return e.name
 	}
 	if len(e.descriptors) == 0 {
 		return ""

@@ -28,7 +28,14 @@ func TestPnpmLockMatchesScalibr(t *testing.T) {
 		}
 		files = append(files, m...)
 	}
-	files = slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, ".md") })
+	// Where Sentinel reads what scalibr v0.5.3 does not, on purpose
+	// (TestLockVariants checks these): v9-style keys under an older
+	// version line, as pnpm reads them; a local package's key with a peer
+	// suffix, which scalibr takes as a version.
+	differ := []string{"testdata/lock-variants/pnpm-v6-v9-keys/pnpm-lock.yaml", "testdata/lock-variants/pnpm-pruned-peer-suffix/pnpm-lock.yaml"}
+	files = slices.DeleteFunc(files, func(f string) bool {
+		return strings.HasSuffix(f, ".md") || slices.Contains(differ, filepath.ToSlash(f))
+	})
 	if len(files) < 45 {
 		t.Fatalf("only %d pnpm lockfiles found", len(files))
 	}
