@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/intel"
 )
 
 // verdict is the part of an AdvisoryMatch these tests pin down. Score -1
@@ -369,6 +370,48 @@ func TestMatchEcosystemRangeAfterGitRange(t *testing.T) {
 		got := slices.ContainsFunc(ms, func(m sentinel.AdvisoryMatch) bool { return m.ID == "PYSEC-2016-2" })
 		if got != c.want {
 			t.Errorf("%s: PYSEC-2016-2 matched = %v, want %v", c.purl, got, c.want)
+		}
+	}
+}
+
+// TestMatchNonNumericSemverEvent: a SemVer version must start with a
+// number. BIT-mastodon-2026-47777 (bitnami/vulndb) opens its range with
+// "introduced": "nightly.2026-03-10.0", which a lenient parser reads as 0,
+// below every release: every mastodon before 4.6.0 would match. Such a
+// range cannot be decided, and neither can an installed "nightly..."
+// against a numeric range.
+func TestMatchNonNumericSemverEvent(t *testing.T) {
+	raw := func(id, introduced, fixed string) []byte {
+		return []byte(`{"id":"` + id + `","modified":"2026-03-11T00:00:00Z","affected":[{"package":{"ecosystem":"Bitnami","name":"mastodon"},` +
+			`"ranges":[{"type":"SEMVER","events":[{"introduced":"` + introduced + `"},{"fixed":"` + fixed + `"}]}]}]}`)
+	}
+	var advs []*intel.Advisory
+	for _, r := range [][]byte{raw("BIT-mastodon-2026-47777", "nightly.2026-03-10.0", "4.6.0"), raw("BIT-mastodon-2025-67500", "0", "4.2.28")} {
+		a, err := intel.DecodeAdvisory(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		advs = append(advs, a)
+	}
+	idx := intel.NewIndex(advs, nil, nil, intel.Options{})
+	for _, c := range []struct {
+		purl      string
+		matches   []string
+		undecided []string
+	}{
+		{"pkg:bitnami/mastodon@4.2.29", nil, []string{"BIT-mastodon-2026-47777"}},
+		{"pkg:bitnami/mastodon@4.2.27", []string{"BIT-mastodon-2025-67500"}, []string{"BIT-mastodon-2026-47777"}},
+		{"pkg:bitnami/mastodon@nightly.2026-03-10.1", nil, []string{"BIT-mastodon-2025-67500", "BIT-mastodon-2026-47777"}},
+	} {
+		r := idx.MatchBatch([]string{c.purl})[0]
+		var got []string
+		for _, m := range r.Matches {
+			got = append(got, m.ID)
+		}
+		slices.Sort(got)
+		und := slices.Sorted(slices.Values(r.Undecided))
+		if !slices.Equal(got, c.matches) || !slices.Equal(und, c.undecided) {
+			t.Errorf("%s: matches %v, undecided %v; want %v, %v", c.purl, got, und, c.matches, c.undecided)
 		}
 	}
 }

@@ -206,8 +206,22 @@ func (q *qversion) init(eco, s string) {
 			q.version = v
 			return
 		}
+		if semverLike[eco] && !startsNumeric(s) {
+			// SemVer starts with a number; semantic's parser would read
+			// "nightly.2026-03-10.0" or "latest" as 0, below every
+			// release, and match it against every range.
+			q.semTried, q.bad = true, true
+			return
+		}
 	}
 	q.ensureSem()
+}
+
+// startsNumeric reports whether s starts with a digit, after an optional
+// "v".
+func startsNumeric(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "v"), "V")
+	return s != "" && s[0] >= '0' && s[0] <= '9'
 }
 
 func (q *qversion) ensureSem() {
