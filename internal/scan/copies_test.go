@@ -5,13 +5,16 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	sentinel "github.com/sentinel-sca/sentinel"
 )
 
 // TestScan_CopiesAndNames: evidence that names a file, a rule or a header
 // must not say more than it knows.
 //
-//   - /js/lodash.min.js is a custom lodash build: its hash names nothing
+//   - /js/lodash.min.js is a custom lodash build (3 KB): its hash names nothing
 //     and it keeps no version, so it is Lodash without a version, not the
 //     version of the npm copy at /vendor/utils.js, which would hide a
 //     vulnerable copy behind it.
@@ -23,6 +26,9 @@ import (
 //     "ubuntu".
 //   - jQuery pasted into the page keeps its banner: an inline script is
 //     read like a script file.
+//   - /js/chart.js is the site's own two lines: too small to be Chart.js,
+//     and nothing in it names a library, so its name says nothing.
+//   - the same file at two URLs is listed at both.
 //   - a webpack vendor chunk holding React DOM 16 and lodash 4.17.21 (whose
 //     minified build has no banner with its version) names both.
 func TestScan_CopiesAndNames(t *testing.T) {
@@ -42,6 +48,7 @@ func TestScan_CopiesAndNames(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/vendor/utils.js", js(min))
+	mux.HandleFunc("/admin/vendor.js", js(min))
 	var bundle []byte
 	for _, f := range []string{"react-dom/16.14.0/react-dom.production.min.js", "lodash/4.17.21/lodash.min.js"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "npm", filepath.FromSlash(f)))
@@ -51,7 +58,9 @@ func TestScan_CopiesAndNames(t *testing.T) {
 		bundle = append(append(bundle, b...), ";\n"...)
 	}
 	mux.HandleFunc("/static/js/vendors~main.3f2a1c.chunk.js", js(bundle))
-	mux.HandleFunc("/js/lodash.min.js", js([]byte(`/* lodash custom build */ (function(){ var _ = {}; window._ = _; })();`)))
+	custom := "/* lodash custom build */ (function(){ var _ = {};" + strings.Repeat(" _.f = function(a, b) { return a === b ? a : b; };", 80) + " window._ = _; })();"
+	mux.HandleFunc("/js/lodash.min.js", js([]byte(custom)))
+	mux.HandleFunc("/js/chart.js", js([]byte("// the site's charts\ndocument.querySelectorAll('.chart').forEach(draw);\n")))
 	mux.HandleFunc("/js/jquery-migrate-3.3.2.min.js", js([]byte(`/* site copy */ (function(){ window.migrated = true; })();`)))
 	mux.HandleFunc("/js/popper-1.16.1.min.js", js([]byte(`(function(){ window.Popper = {}; })();`)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -63,9 +72,11 @@ func TestScan_CopiesAndNames(t *testing.T) {
 		w.Header().Set("X-Powered-By", "PHP/7.4.3-1ubuntu1")
 		w.Write([]byte(`<!doctype html><html><head><title>shop</title>
 <script src="/vendor/utils.js"></script>
+<script src="/admin/vendor.js"></script>
 <script src="/js/lodash.min.js"></script>
 <script src="/js/jquery-migrate-3.3.2.min.js"></script>
 <script src="/js/popper-1.16.1.min.js"></script>
+<script src="/js/chart.js"></script>
 <script src="/static/js/vendors~main.3f2a1c.chunk.js"></script>
 </head><body><script>` + string(full[:4096]) + `</script></body></html>`))
 	})
@@ -83,16 +94,24 @@ func TestScan_CopiesAndNames(t *testing.T) {
 		{name: "PHP", versions: []string{"7.4.3"}},
 		{name: "jQuery", versions: []string{"1.12.4"}, purl: "pkg:npm/jquery@1.12.4"},
 	})
-	for _, name := range []string{"Popper", "bun"} {
+	for _, name := range []string{"Popper", "bun", "Chart.js"} {
 		if vs, ok := got[name]; ok {
 			t.Errorf("%s detected (%q): no evidence names it", name, vs)
 		}
 	}
 	if d := find(res, "Lodash", "4.17.15"); d != nil {
+		files := map[string]bool{}
 		for _, e := range d.Evidence {
 			if e.URL == srv.URL+"/js/lodash.min.js" {
 				t.Errorf("Lodash 4.17.15 carries the custom build's evidence %+v", e)
 			}
+			if e.Kind == sentinel.EvidenceHash {
+				files[e.URL] = true
+			}
+		}
+		// Two copies of one file: the same hash, each file listed.
+		if !files[srv.URL+"/vendor/utils.js"] || !files[srv.URL+"/admin/vendor.js"] {
+			t.Errorf("Lodash 4.17.15: hash evidence for %v, want both copies", files)
 		}
 	}
 	if d := find(res, "jQuery", "1.12.4"); d != nil {

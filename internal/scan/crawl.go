@@ -474,6 +474,11 @@ func (c *crawl) page(ctx context.Context, r *response, depth int) []string {
 	return links
 }
 
+// minLibraryBytes is less than any library's distributable the URL rules
+// name (the smallest, purify.min.js, is 20 KB): a file named chart.js that
+// is shorter, with no banner or known hash, is the site's own code.
+const minLibraryBytes = 2048
+
 // asset fetches a script or style sheet once per scan, from any host: a
 // CDN's copy is hashed and its path matched, but no other host's pages are
 // crawled.
@@ -531,6 +536,9 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 		}
 		obs := c.contentObservations(r, kind)
 		done()
+		if len(obs) == 0 && !r.cut && len(r.body) < minLibraryBytes {
+			obs = append(obs, observation{url: u, siteCode: true}, observation{url: r.url.String(), siteCode: true})
+		}
 		c.observe(obs...)
 	}()
 }

@@ -43,6 +43,14 @@ type observation struct {
 	// of the library, which joins a detection with evidence from the same
 	// URL but never takes another file's version.
 	ownFile bool
+	// siteCode marks an asset whose content was read and is too small to
+	// be a library's distributable, with nothing in it naming one: the
+	// site's own two-line chart.js. It has no key; reconcile drops the
+	// URL-only evidence for its URL.
+	siteCode bool
+	// inFile marks what a fetched file's content says (its hash, a
+	// banner): the file's URL is part of the evidence.
+	inFile bool
 	// categories and cpe from the fingerprint rules, when they matched.
 	categories []string
 	cpe        string
@@ -442,7 +450,7 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 			detail = "version constant: " + m.Text
 		}
 		if v := normVersion(m.Version); v != "" {
-			out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceBanner})
+			out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceBanner, inFile: true})
 		}
 	}
 	if r.cut {
@@ -472,7 +480,7 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 	sort.Strings(libs)
 	for _, l := range libs {
 		vs := dedupe(byLib[l])
-		o := observation{key: productKey("npm:" + l), kind: sentinel.EvidenceHash, url: u, confidence: sentinel.ConfidenceHash}
+		o := observation{key: productKey("npm:" + l), kind: sentinel.EvidenceHash, url: u, confidence: sentinel.ConfidenceHash, inFile: true}
 		switch {
 		case len(vs) == 1:
 			o.version = vs[0]

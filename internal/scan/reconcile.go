@@ -37,7 +37,8 @@ func (c *crawl) detections() []sentinel.Detection {
 //     another file's; failing that, it makes one detection of the product
 //     without a version. Evidence from an asset's URL alone (a file name,
 //     a script URL rule) is dropped when the file's own strong evidence
-//     names other products and not this one. So a product without
+//     names other products and not this one, or when the file, read
+//     whole, is too small to be a library and names none. So a product without
 //     version is reported only when no versioned detection can own its
 //     evidence. Evidence that only says a page references the product
 //     somewhere (a fingerprint rule on the whole HTML) joins the lowest
@@ -46,10 +47,15 @@ func (c *crawl) detections() []sentinel.Detection {
 // A detection's confidence is its strongest evidence's; its purl is set
 // only with a version and an ecosystem.
 func reconcile(obs []observation) []sentinel.Detection {
-	// The products each URL's own strong evidence names.
+	// The products each URL's own strong evidence names, and the URLs
+	// that are the site's own code (observation.siteCode).
 	named := map[string]map[productKey]bool{}
+	siteCode := map[string]bool{}
 	for i := range obs {
 		o := &obs[i]
+		if o.siteCode {
+			siteCode[o.url] = true
+		}
 		o.key = versionedKey(o.key, o.version)
 		if o.version != "" && !o.weak {
 			if named[o.url] == nil {
@@ -72,8 +78,8 @@ func reconcile(obs []observation) []sentinel.Detection {
 			continue
 		}
 		o.ownFile = ownFile[[2]string{o.url, string(o.key)}]
-		if o.fromURL && o.version == "" && len(named[o.url]) > 0 && !named[o.url][o.key] {
-			continue // the file is another product's (see observation.fromURL)
+		if o.fromURL && o.version == "" && (siteCode[o.url] || len(named[o.url]) > 0 && !named[o.url][o.key]) {
+			continue // the file is another product's, or the site's own (see observation.fromURL)
 		}
 		byKey[o.key] = append(byKey[o.key], o)
 	}
@@ -158,8 +164,9 @@ func hasURL(os []observation, u string) bool {
 }
 
 // maxEvidence bounds the evidence a detection carries: one line per
-// (kind, detail), so the same cookie or header on every page is one, and
-// at most this many (the strongest first).
+// (kind, detail) for page-wide evidence, so the same cookie or header on
+// every page is one, one per file for a file's, and at most this many
+// (the strongest first).
 const maxEvidence = 25
 
 func detection(key productKey, version string, os []observation) sentinel.Detection {
@@ -180,7 +187,7 @@ func detection(key productKey, version string, os []observation) sentinel.Detect
 		}
 		return os[i].detail < os[j].detail
 	})
-	seen := map[[2]string]bool{}
+	seen := map[[3]string]bool{}
 	for _, o := range os {
 		d.Confidence = max(d.Confidence, o.confidence)
 		if d.CPE == "" && o.cpe != "" {
@@ -191,7 +198,14 @@ func detection(key productKey, version string, os []observation) sentinel.Detect
 				d.Categories = append(d.Categories, c)
 			}
 		}
-		k := [2]string{o.kind, o.detail}
+		// Page-wide evidence (a header, a cookie, a generator, a rule) is
+		// one line however many pages show it; what a file's content says
+		// is one line per file, so that a bundle with the same banner as
+		// a style sheet is still listed.
+		k := [3]string{o.kind, o.detail, ""}
+		if o.inFile {
+			k[2] = o.url
+		}
 		if seen[k] || len(d.Evidence) >= maxEvidence {
 			continue
 		}
