@@ -157,6 +157,9 @@ var rules = []rule{
 	code("jquery-ui-timepicker-addon", "$.timepicker.version", `\$\.timepicker\.version\s?=\s?["']`+ver+`["']`, `^jquery-ui-timepicker-addon(\.min)?\.js$`),
 	// lodash 4.17.16 and later minified: var X,nn="4.17.21",tn=200,rn="Unsupported core-js use. ..."
 	signature("lodash", `="Unsupported core-js use.`, `="`+ver+`",[\w$]{1,3}=200,[\w$]{1,3}="Unsupported core-js use\.`),
+	// moment minified: c.version="2.24.0",e=bt,c.fn=mn,c.min=function(){return Wt("isBefore",[].slice.call(arguments,0))}
+	signature("moment", `("isBefore",[].slice.call(arguments,0))`,
+		`\.version="`+ver+`",[\w$]{1,3}=[\w$]{1,3},[\w$]{1,3}\.fn=[\w$]{1,3},[\w$]{1,3}\.min=function\(\)\{return [\w$]{1,3}\("isBefore",\[\]\.slice\.call\(arguments,0\)\)`),
 	// React DOM 16 production: {findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"}
 	signature("react-dom", `,rendererPackageName:"react-dom"`, `bundleType:0,version:"`+ver+`",rendererPackageName:"react-dom"`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),

@@ -61,6 +61,7 @@ func TestFind_Synthetic(t *testing.T) {
 		// Signatures apply in any file: a bundle, a renamed copy.
 		{"lodash_signature_bundle", "vendor.3f2a1c.js", `!function(){var X,nn="4.17.21",tn=200,rn="Unsupported core-js use. Try https://npms.io/search?q=ponyfill.";}`, []string{"lodash@4.17.21"}},
 		{"lodash_signature_other_number", "vendor.js", `var X,nn="4.17.21",tn=300,rn="Unsupported core-js use.`, nil},
+		{"moment_signature_bundle", "Chart.bundle.min.js", `D(e))}),c.version="2.24.0",e=bt,c.fn=mn,c.min=function(){return Wt("isBefore",[].slice.call(arguments,0))},c.max=function(){}`, []string{"moment@2.24.0"}},
 		{"react_dom_signature", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"})`, []string{"react-dom@16.14.0"}},
 		{"react_dom_signature_other_renderer", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"0.28.0",rendererPackageName:"react-three-fiber"})`, nil},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
