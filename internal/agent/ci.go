@@ -54,6 +54,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 	"github.com/sentinel-sca/sentinel/internal/intel"
 	"github.com/sentinel-sca/sentinel/internal/report"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
 // Exit codes of sentinel ci beyond 0, 1 and 2 (see the comment above).
@@ -261,17 +262,24 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	if o.scan.from == "" && len(res.Files) == 0 {
 		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
 	}
-	var purls, unversioned []string
+	var purls, unversioned, bounds []string
 	for _, comp := range res.Components {
 		if comp.Version == "" {
 			unversioned = append(unversioned, comp.Name)
 			continue
+		}
+		if b := comp.Properties[sbom.PropVersionConstraint]; b != "" {
+			bounds = append(bounds, comp.Name+b)
 		}
 		purls = append(purls, comp.Purl)
 	}
 	if len(unversioned) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d components have no pinned version and were not checked (%s): pin them in a lockfile",
 			len(unversioned), strings.Join(unversioned[:min(len(unversioned), 5)], ", ")+ciMore(len(unversioned)-5)))
+	}
+	if len(bounds) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d components are version ranges, checked at the lowest version they allow (%s): pin them (pip freeze, a lockfile) to check what is installed",
+			len(bounds), strings.Join(bounds[:min(len(bounds), 5)], ", ")+ciMore(len(bounds)-5)))
 	}
 	project := o.project
 	if p := res.MainProject(); project == "" && p != nil && p.Name != "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/package-url/packageurl-go"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -71,7 +72,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	if vcs != "" {
 		ps = withVCS(ps, vcs)
 	}
-	return sentinel.Component{
+	c := sentinel.Component{
 		Purl:      ps,
 		Ecosystem: eco,
 		Name:      name,
@@ -79,8 +80,19 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		Type:      "library",
 		Locations: []string{loc},
 		Licenses:  p.Licenses,
-	}, true
+	}
+	if m, ok := p.Metadata.(*requirements.Metadata); ok && p.Version != "" && m.VersionComparator != "==" && m.VersionComparator != "===" {
+		// requirements.txt: "flask>=2.0" gives the lowest version the
+		// line allows, as scalibr and osv-scanner read it; the SBOM says
+		// it is a bound, not what is installed.
+		c.Properties = map[string]string{PropVersionConstraint: m.VersionComparator + p.Version}
+	}
+	return c, true
 }
+
+// PropVersionConstraint is set on a component whose version is the lower
+// bound of a requirements.txt line ("flask>=2.0"), not a pinned one.
+const PropVersionConstraint = "sentinel:version_constraint"
 
 // swiftName normalises a SwiftPM package location: no scheme, no default
 // port, no ".git", as OSV's SwiftURL names are written.

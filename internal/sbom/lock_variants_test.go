@@ -2,6 +2,7 @@ package sbom_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -98,5 +99,27 @@ func TestLockVariants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRequirementsBounds: a requirements.txt line with a lower bound gives
+// that version, as scalibr and osv-scanner read it, and says it is a
+// bound; a pinned line says nothing more.
+func TestRequirementsBounds(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte("Flask[async]>=2.0\nrequests==2.31.0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range res.Components {
+		got[c.Name+"@"+c.Version] = c.Properties[sbom.PropVersionConstraint]
+	}
+	want := map[string]string{"Flask@2.0": ">=2.0", "requests@2.31.0": ""}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("components and their bounds (-want +got):\n%s", diff)
 	}
 }
