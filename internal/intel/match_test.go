@@ -415,3 +415,45 @@ func TestMatchNonNumericSemverEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchRPMReleases: RPM distributions' records name their release in
+// the ecosystem, and a package meets only its own release's: RHEL by major
+// release ("Red Hat:enterprise_linux:9::baseos"), SUSE by product and
+// service pack ("SUSE:Linux Enterprise Server 15 SP3", also its -LTSS
+// stream), openSUSE Leap by version.
+func TestMatchRPMReleases(t *testing.T) {
+	rec := func(id, eco, name, fixed string) *intel.Advisory {
+		a, err := intel.DecodeAdvisory([]byte(`{"id":"` + id + `","modified":"2026-01-01T00:00:00Z","affected":[{"package":{"ecosystem":"` + eco + `","name":"` + name + `"},` +
+			`"ranges":[{"type":"ECOSYSTEM","events":[{"introduced":"0"},{"fixed":"` + fixed + `"}]}]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	idx := intel.NewIndex([]*intel.Advisory{
+		rec("RHSA-9", "Red Hat:enterprise_linux:9::baseos", "bash", "0:5.1.8-9.el9"),
+		rec("RHSA-8", "Red Hat:enterprise_linux:8::baseos", "bash", "0:4.4.20-5.el8"),
+		rec("SUSE-12", "SUSE:Linux Enterprise Server 12 SP5", "openssl-1_1", "1.1.1d-99.1"),
+		rec("SUSE-15", "SUSE:Linux Enterprise Server 15 SP3-LTSS", "openssl-1_1", "1.1.1d-11.30.1"),
+		rec("LEAP", "openSUSE:Leap 15.3", "openssl-1_1", "1.1.1d-11.30.1"),
+	}, nil, nil, intel.Options{})
+	for _, c := range []struct {
+		purl string
+		want []string
+	}{
+		{"pkg:rpm/rhel/bash@4.4.20-4.el8?distro=rhel-8.4", []string{"RHSA-8"}},
+		{"pkg:rpm/rhel/bash@5.1.8-6.el9?distro=rhel-9.2", []string{"RHSA-9"}},
+		{"pkg:rpm/suse/openssl-1_1@1.1.1d-11.20.1?distro=sles-15.3", []string{"SUSE-15"}},
+		{"pkg:rpm/opensuse-leap/openssl-1_1@1.1.1d-11.20.1?distro=opensuse-leap-15.3", []string{"LEAP"}},
+		{"pkg:rpm/opensuse-leap/openssl-1_1@1.1.1d-11.20.1?distro=opensuse-leap-15.5", nil},
+	} {
+		r := idx.MatchBatch([]string{c.purl})[0]
+		var got []string
+		for _, m := range r.Matches {
+			got = append(got, m.ID)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: matches %v (undecided %v), want %v", c.purl, got, r.Undecided, c.want)
+		}
+	}
+}

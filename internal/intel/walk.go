@@ -197,6 +197,11 @@ func releaseMatches(q, rec string) bool {
 	if q == rec {
 		return true
 	}
+	// SUSE names products: "Linux Enterprise Server 15 SP3", "... 15
+	// SP3-LTSS" are release "15 SP3".
+	if strings.HasSuffix(rec, " "+q) || strings.Contains(rec, " "+q+"-") {
+		return true
+	}
 	for _, part := range strings.Split(rec, ":") {
 		if part == q {
 			return true

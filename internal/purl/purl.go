@@ -125,10 +125,7 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 		}
 	case "rpm":
 		if eco, ok := rpmEcosystems[ns]; ok {
-			if rel := rpmReleases[eco]; rel != "" {
-				eco = withRelease(eco, rpmRelease(u.Qualifiers.Map()["distro"]))
-			}
-			return eco, n, nil
+			return withRelease(eco, rpmRelease(eco, ns, u.Qualifiers.Map()["distro"])), n, nil
 		}
 	}
 	return "", "", fmt.Errorf("purl type %q namespace %q: %w", u.Type, ns, ErrUnsupported)
@@ -137,29 +134,61 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 // rpmEcosystems maps an rpm purl namespace (the vendor, or the os-release
 // ID that OS extraction writes) to its OSV ecosystem.
 var rpmEcosystems = map[string]string{
-	"redhat":    "Red Hat",
-	"rhel":      "Red Hat",
-	"almalinux": "AlmaLinux",
-	"rocky":     "Rocky Linux",
-	"opensuse":  "openSUSE",
-	"suse":      "SUSE",
-	"mageia":    "Mageia",
-	"openeuler": "openEuler",
+	"redhat":              "Red Hat",
+	"rhel":                "Red Hat",
+	"almalinux":           "AlmaLinux",
+	"rocky":               "Rocky Linux",
+	"opensuse":            "openSUSE",
+	"opensuse-leap":       "openSUSE",
+	"opensuse-tumbleweed": "openSUSE",
+	"suse":                "SUSE",
+	"sles":                "SUSE",
+	"mageia":              "Mageia",
+	"openeuler":           "openEuler",
+	"azurelinux":          "Azure Linux",
+	"mariner":             "Azure Linux",
 }
 
-// rpmReleases are the rpm ecosystems whose OSV records carry the major
-// release ("AlmaLinux:9", "Rocky Linux:9").
-var rpmReleases = map[string]string{"AlmaLinux": "major", "Rocky Linux": "major"}
-
-// rpmRelease turns a distro qualifier ("rocky-9.4", "almalinux-9", "9.4")
-// into the major release.
-func rpmRelease(distro string) string {
-	d := distro
-	if i := strings.LastIndexByte(d, '-'); i >= 0 {
-		d = d[i+1:]
+// rpmRelease turns a distro qualifier ("rhel-8.4", "sles-15.3",
+// "opensuse-leap-15.5") into the release part of the OSV ecosystem the
+// distribution's records name, "" when it is not known (the package then
+// meets every release's records):
+//   - Red Hat, AlmaLinux, Rocky Linux: the major release ("Red Hat:
+//     enterprise_linux:8::appstream", "AlmaLinux:9"; intel matches the
+//     release against each ":"-part);
+//   - SUSE: "15 SP3", the end of its product names ("SUSE:Linux
+//     Enterprise Server 15 SP3"); openSUSE: "Leap 15.5" or "Tumbleweed";
+//   - Azure Linux: the version, "3.0"; others: none.
+func rpmRelease(eco, ns, distro string) string {
+	v := strings.TrimPrefix(distro, ns+"-")
+	if i := strings.LastIndexByte(v, '-'); i >= 0 {
+		v = v[i+1:]
 	}
-	if m := releaseNumber.FindStringSubmatch(d); m != nil {
-		return m[1]
+	m := releaseNumber.FindStringSubmatch(v)
+	switch eco {
+	case "Red Hat", "AlmaLinux", "Rocky Linux":
+		if m != nil {
+			return m[1]
+		}
+	case "SUSE":
+		switch {
+		case m == nil:
+		case m[2] == "" || m[2] == "0":
+			return m[1]
+		default:
+			return m[1] + " SP" + m[2]
+		}
+	case "openSUSE":
+		switch {
+		case ns == "opensuse-tumbleweed":
+			return "Tumbleweed"
+		case ns == "opensuse-leap" && m != nil && m[2] != "":
+			return "Leap " + m[1] + "." + m[2]
+		}
+	case "Azure Linux":
+		if m != nil && m[2] != "" {
+			return m[1] + "." + m[2]
+		}
 	}
 	return ""
 }
