@@ -43,7 +43,10 @@ func dpkgRead(tb testing.TB, root string) []string {
 				f[k] = v
 			}
 		}
-		if f["Package"] == "" || !strings.HasSuffix(f["Status"], " installed") {
+		// The states in which dpkg has the package's files installed.
+		st := strings.Fields(f["Status"])
+		onDisk := len(st) == 3 && slices.Contains([]string{"installed", "triggers-pending", "triggers-awaited", "half-configured", "unpacked"}, st[2])
+		if f["Package"] == "" || !onDisk {
 			continue
 		}
 		q := map[string]string{"arch": f["Architecture"], "distro": rel["ID"] + "-" + rel["VERSION_ID"]}
@@ -99,6 +102,29 @@ func purlsOf(res *sbom.Result) []string {
 		out = append(out, c.Purl)
 	}
 	return out
+}
+
+// TestDpkgStatuses: a package is a component while its files are on disk:
+// installed, unpacked, half-configured, or with triggers pending or
+// awaited (right after an upgrade); not when only its configuration files
+// are left, when it was never completely installed, or in a paragraph
+// without a Status.
+func TestDpkgStatuses(t *testing.T) {
+	for dir, want := range map[string][]string{
+		"dpkg-statuses": {"wantdeinstall_installed", "wantinstall_installed", "wantinstall_unpacked", "wantpurge_installed"},
+		"dpkg-triggers": {"awaitpkg", "halfpkg", "trigpkg"},
+	} {
+		root := filepath.Join("testdata", "os", dir)
+		res := mustExtract(t, root)
+		var got []string
+		for _, c := range res.Components {
+			got = append(got, c.Name)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: packages (-want +got):\n%s", dir, diff)
+		}
+	}
 }
 
 // TestExtractOSPackages: dpkg, apk and RPM databases at their paths under a

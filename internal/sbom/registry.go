@@ -8,6 +8,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/osv-scalibr/inventory"
@@ -46,6 +47,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/podfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/apk"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
+	dpkgmeta "github.com/google/osv-scalibr/extractor/filesystem/os/dpkg/metadata"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
 )
 
@@ -96,7 +98,7 @@ var registry = []struct {
 	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)
 	{cabal.Name, Languages, cabal.New},                                                 // cabal.project.freeze (Haskell)
 	{manifesttoml.Name, Languages, newJuliaManifest},                                   // Julia Manifest.toml, with each package's uuid
-	{dpkg.Name, OSPackages, dpkg.New},                                                  // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{dpkg.Name, OSPackages, newDpkg},                                                   // var/lib/dpkg/status, var/lib/dpkg/status.d/*
 	{apk.Name, OSPackages, apk.New},                                                    // lib/apk/db/installed
 	{rpm.Name, OSPackages, rpm.New},                                                    // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
@@ -231,6 +233,47 @@ func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
 		}
 	}
 	return pkgs, true
+}
+
+// dpkgStatus is scalibr's dpkg extractor keeping every package whose files
+// are on disk. scalibr keeps "installed" only; a package whose triggers
+// are pending ("install ok triggers-pending", common right after an
+// upgrade), or that is unpacked but not yet configured, has its files
+// installed as well, vulnerable or not. Packages removed with their
+// configuration files left, or never installed, are not components.
+type dpkgStatus struct {
+	filesystem.Extractor
+}
+
+func newDpkg(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := dpkg.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := ex.(*dpkg.Extractor); ok {
+		d.IncludeNotInstalled = true // filtered here instead
+	}
+	return dpkgStatus{ex}, nil
+}
+
+// dpkgOnDisk are the dpkg package states in which the files are installed.
+var dpkgOnDisk = map[string]bool{"installed": true, "triggers-pending": true, "triggers-awaited": true, "half-configured": true, "unpacked": true}
+
+// Extract implements filesystem.Extractor.
+func (d dpkgStatus) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, err := d.Extractor.Extract(ctx, in)
+	inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool {
+		m, ok := p.Metadata.(*dpkgmeta.Metadata)
+		if !ok {
+			return false
+		}
+		if m.Status == "" { // distroless status.d files have none
+			return !strings.Contains(in.Path, "status.d")
+		}
+		f := strings.Fields(m.Status)
+		return len(f) != 3 || !dpkgOnDisk[f[2]]
+	})
+	return inv, err
 }
 
 // gradleLockfile is scalibr's Gradle lockfile extractor, also claiming
