@@ -140,6 +140,10 @@ func (c *crawl) softNotFound(ctx context.Context) *notFound {
 	token := hex.EncodeToString(b)
 	ref, _ := url.Parse("/" + token + "/index.php")
 	r, err := c.fetchFollow(ctx, c.home.ResolveReference(ref).String(), func(_, to *url.URL) bool { return c.sameOrigin(to) }, nil)
+	if err == nil && r.status >= 400 {
+		// A server's own 404 page may name it and its version.
+		c.observe(serverPageObservations(r)...)
+	}
 	if err != nil || r.status != http.StatusOK {
 		return nil
 	}

@@ -431,6 +431,10 @@ func (c *crawl) run(ctx context.Context, target string, res *Result) {
 // page analyses one response of the site; when it is an HTML page it
 // counts it, starts fetching its assets and returns its crawlable links.
 func (c *crawl) page(ctx context.Context, r *response, depth int) []string {
+	if r.status >= 400 && len(r.body) > 0 {
+		// The server's own error page may name it and its version.
+		c.observe(serverPageObservations(r)...)
+	}
 	if r.status != http.StatusOK || !isHTML(r) {
 		return nil
 	}

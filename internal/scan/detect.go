@@ -3,6 +3,7 @@ package scan
 import (
 	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"path"
 	"regexp"
@@ -210,11 +211,42 @@ func generatorObservations(u, g, what string) []observation {
 	return nil
 }
 
+// serverPages are the versions web servers write into the pages they make
+// themselves: an error page (Tomcat's "Apache Tomcat/9.0.30", nginx's
+// "<center>nginx/1.18.0</center>", Apache's "<address>Apache/2.4.49
+// (Unix) Server at ..."), or Tomcat's own start page, whose title is
+// "Apache Tomcat/9.0.30". Tomcat since 8.5 sends no Server header, so this
+// is often the only place it names itself.
+var serverPages = []struct {
+	re  *regexp.Regexp
+	key productKey
+}{
+	{regexp.MustCompile(`<(?:h3|title)>Apache Tomcat/(\d+\.\d+\.\d+)`), "tomcat"},
+	{regexp.MustCompile(`<center>nginx/(\d+\.\d+\.\d+)</center>`), "nginx"},
+	{regexp.MustCompile(`<address>Apache/(\d+\.\d+\.\d+) \([^)<]{1,40}\) Server at `), "apache"},
+}
+
+// serverPageObservations reads the server versions of serverPages from the
+// head of a page, whatever its status (an error page is the usual place).
+func serverPageObservations(r *response) []observation {
+	head := r.body[:min(len(r.body), 16<<10)]
+	var out []observation
+	for _, sp := range serverPages {
+		if m := sp.re.FindSubmatch(head); m != nil {
+			if v := normVersion(string(m[1])); v != "" {
+				out = append(out, observation{key: sp.key, version: v, kind: sentinel.EvidenceFingerprint, url: r.url.String(),
+					detail: fmt.Sprintf("page (HTTP %d): %s", r.status, m[0]), confidence: sentinel.ConfidenceGenerator})
+			}
+		}
+	}
+	return out
+}
+
 // analyzePage reads an HTML page: generator meta tags and the fingerprint
 // rules.
 func (c *crawl) analyzePage(r *response, p *page) {
 	u := r.url.String()
-	var out []observation
+	out := serverPageObservations(r)
 	for _, g := range p.generators {
 		out = append(out, generatorObservations(u, g, `<meta name="generator">`)...)
 	}
@@ -281,6 +313,7 @@ var (
 	wpCore         = regexp.MustCompile(`/wp-(?:includes|admin)/`)
 	drupalModule   = regexp.MustCompile(`/(?:sites/[\w.-]+/)?modules/(?:contrib/|custom/)?([a-z][a-z0-9_]{1,64})/`)
 	drupalTheme    = regexp.MustCompile(`/(?:sites/[\w.-]+/)?themes/(?:contrib/|custom/)?([a-z][a-z0-9_]{1,64})/`)
+	coreAsset      = regexp.MustCompile(`^/core/(?:misc|modules/[a-z_]+/js|themes/[a-z_]+/js)/[^/]+\.js$`)
 	drupalCore     = regexp.MustCompile(`^/core/(?:misc|modules|themes|assets)/|^/misc/drupal\.js$`)
 	joomlaComp     = regexp.MustCompile(`/(?:administrator/)?components/(com_[a-z0-9_]{1,64})/`)
 	joomlaCore     = regexp.MustCompile(`^/media/(?:jui|system)/(?:js|css)/`)
@@ -373,6 +406,14 @@ func pathObservations(u *url.URL) []observation {
 		cms("wordpress", "WordPress core path "+p, true)
 	case drupalCore.MatchString(p):
 		cms("drupal", "Drupal core path "+p, false)
+		// Drupal 8+ versions its own libraries with the core version
+		// (core.libraries.yml: "version: VERSION") and writes it as ?v=
+		// on their files; vendor libraries under /core/assets/ carry
+		// their own.
+		if v := normVersion(q.Get("v")); v != "" && precise(v) && coreAsset.MatchString(p) {
+			out = append(out, observation{key: "drupal", version: v, kind: sentinel.EvidencePath, url: us,
+				detail: "Drupal core library " + p + "?v=" + q.Get("v"), confidence: sentinel.ConfidenceGenerator})
+		}
 	case joomlaComp.MatchString(p):
 		cms("joomla", "Joomla component path", false)
 		cms(productKey("joomla-component:"+joomlaComp.FindStringSubmatch(p)[1]), "Joomla component path "+p, true)

@@ -1,0 +1,85 @@
+package scan_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// tomcat404 is Apache Tomcat 9's error report valve page, as Tomcat writes
+// it for a path no application answers.
+const tomcat404 = `<!doctype html><html lang="en"><head><title>HTTP Status 404 – Not Found</title><style type="text/css">body {font-family:Tahoma,Arial,sans-serif;} h1, h2, h3, b {color:white;background-color:#525D76;}</style></head><body><h1>HTTP Status 404 – Not Found</h1><hr class="line" /><p><b>Type</b> Status Report</p><p><b>Message</b> Not found</p><p><b>Description</b> The origin server did not find a current representation for the target resource or is not willing to disclose that one exists.</p><hr class="line" /><h3>Apache Tomcat/9.0.30</h3></body></html>`
+
+// TestScan_ServerPages: a server that names itself only in the pages it
+// makes (Tomcat since 8.5 sends no Server header) is still found, with its
+// version: from its 404 page, also when the site's root is one, and from
+// nginx's and Apache's error pages.
+func TestScan_ServerPages(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		root    bool // the root itself answers the error page
+		page    string
+		product string
+		version string
+	}{
+		{"tomcat_app", false, tomcat404, "Apache Tomcat", "9.0.30"},
+		{"tomcat_no_app", true, tomcat404, "Apache Tomcat", "9.0.30"},
+		{"nginx", false, "<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n", "Nginx", "1.18.0"},
+		{"apache", false, "<!DOCTYPE HTML PUBLIC \"-//IETF//DTD HTML 2.0//EN\">\n<html><head>\n<title>404 Not Found</title>\n</head><body>\n<h1>Not Found</h1>\n<p>The requested URL was not found on this server.</p>\n<hr>\n<address>Apache/2.4.49 (Unix) Server at 127.0.0.1 Port 80</address>\n</body></html>\n", "Apache HTTP Server", "2.4.49"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html;charset=utf-8")
+				if r.URL.Path == "/" && !c.root {
+					w.Write([]byte(`<!doctype html><html><head><title>Shop</title></head><body><a href="/about">about</a></body></html>`))
+					return
+				}
+				w.WriteHeader(http.StatusNotFound)
+				w.Write([]byte(c.page))
+			}))
+			t.Cleanup(srv.Close)
+			res := mustScan(t, srv.URL, testConfig())
+			d := find(res, c.product, c.version)
+			if d == nil {
+				t.Fatalf("no %s %s in %v", c.product, c.version, versions(res))
+			}
+			if d.Purl == "" {
+				t.Errorf("%s %s: no purl", c.product, c.version)
+			}
+		})
+	}
+}
+
+// TestScan_DrupalCoreVersion: Drupal 8+ says only its major release in its
+// generator, and its core libraries' files carry the core version
+// (?v=9.2.6); a vendor library's carries its own (jQuery's 3.6.0).
+func TestScan_DrupalCoreVersion(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+			w.Header().Set("X-Generator", "Drupal 9 (https://www.drupal.org)")
+			w.Write([]byte(`<!DOCTYPE html><html lang="en"><head><meta name="Generator" content="Drupal 9 (https://www.drupal.org)" />` +
+				`<script src="/core/assets/vendor/jquery/jquery.min.js?v=3.6.0"></script>` +
+				`<script src="/core/misc/drupalSettingsLoader.js?v=9.2.6"></script><script src="/core/misc/drupal.js?v=9.2.6"></script>` +
+				`</head><body></body></html>`))
+		default:
+			w.Header().Set("Content-Type", "application/javascript")
+			w.Write([]byte("(function(){})();\n"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL, testConfig())
+	d := find(res, "Drupal", "9.2.6")
+	if d == nil {
+		t.Fatalf("no Drupal 9.2.6 in %v", versions(res))
+	}
+	if d.Purl == "" {
+		t.Errorf("Drupal 9.2.6: no purl")
+	}
+	for _, v := range versions(res)["jQuery"] {
+		if v == "9.2.6" {
+			t.Errorf("jQuery took Drupal's version")
+		}
+	}
+}
