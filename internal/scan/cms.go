@@ -50,9 +50,14 @@ var probes = []probe{
 	{path: "/language/en-GB/langmetadata.xml", key: "joomla", marker: regexp.MustCompile(`(?i)<metafile`), version: regexp.MustCompile(`<version>(\d+\.\d+(?:\.\d+)?)</version>`)},
 	{path: "/administrator/", key: "joomla", marker: regexp.MustCompile(`(?i)joomla`), html: true},
 	{path: "/api.php?action=query&meta=siteinfo&format=json", key: "mediawiki", marker: regexp.MustCompile(`"generator"\s*:\s*"MediaWiki`), version: regexp.MustCompile(`"generator"\s*:\s*"MediaWiki (\d+\.\d+(?:\.\d+)?)`)},
-	{path: "/phpmyadmin/", key: "phpmyadmin", marker: regexp.MustCompile(`<title>phpMyAdmin</title>|name="pma_username"|phpmyadmin\.css\.php`), version: regexp.MustCompile(`[?&]v=(\d+\.\d+\.\d+)`), weak: true, html: true},
+	// phpMyAdmin writes its own version as ?v= on every file its login
+	// page loads, its vendored jQuery's included.
+	{path: "/phpmyadmin/", key: "phpmyadmin", marker: regexp.MustCompile(`<title>phpMyAdmin</title>|name="pma_username"|phpmyadmin\.css\.php`), version: regexp.MustCompile(`[?&]v=(\d+\.\d+\.\d+)`), generator: true, html: true},
 	{path: "/phpmyadmin/ChangeLog", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - ChangeLog`), version: regexp.MustCompile(`(?m)^(\d+\.\d+\.\d+) \(\d{4}-\d\d-\d\d\)`)},
 	{path: "/phpmyadmin/README", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - Readme`), version: regexp.MustCompile(`(?m)^Version (\d+\.\d+\.\d+)`)},
+	// phpMyAdmin installed at the site's root.
+	{path: "/ChangeLog", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - ChangeLog`), version: regexp.MustCompile(`(?m)^(\d+\.\d+\.\d+) \(\d{4}-\d\d-\d\d\)`)},
+	{path: "/README", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - Readme`), version: regexp.MustCompile(`(?m)^Version (\d+\.\d+\.\d+)`)},
 	{path: "/phpmyadmin/doc/html/", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin [\d.]+ documentation`), version: regexp.MustCompile(`phpMyAdmin (\d+\.\d+\.\d+) documentation`)},
 }
 

@@ -28,7 +28,8 @@ func TestPathObservations(t *testing.T) {
 		{"https://example.com/wp-content/themes/twentytwentythree/style.css", []string{"wordpress@", "wp-theme:twentytwentythree@"}},
 		{"https://example.com/sites/all/modules/views/js/base.js?v=7.x", []string{"drupal@", "drupal-module:views@"}},
 		{"https://example.com/sites/all/themes/bartik/css/style.css", []string{"drupal@", "drupal-theme:bartik@"}},
-		{"https://example.com/core/misc/drupal.js?v=10.1.5", []string{"drupal@"}},
+		{"https://example.com/core/misc/drupal.js?v=10.1.5", []string{"drupal@", "drupal@10.1.5"}},
+		{"https://example.com/core/assets/vendor/jquery/jquery.min.js?v=3.7.0", []string{"drupal@", "npm:jquery@", "npm:jquery@~3.7.0"}},
 		{"https://example.com/components/com_content/x.js", []string{"joomla@", "joomla-component:com_content@"}},
 		{"https://example.com/media/jui/js/jquery.min.js?v=3.9.28", []string{"joomla@", "npm:jquery@", "npm:jquery@~3.9.28"}},
 	}

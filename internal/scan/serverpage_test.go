@@ -83,3 +83,25 @@ func TestScan_DrupalCoreVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestScan_PhpMyAdminAtRoot: phpMyAdmin installed at the site's root (not
+// under /phpmyadmin/) is found with its version from its ChangeLog.
+func TestScan_PhpMyAdminAtRoot(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Write([]byte(`<!DOCTYPE HTML><html lang="en" dir="ltr"><head><title>phpMyAdmin</title></head><body><form method="post" id="login_form"><input type="text" name="pma_username"></form></body></html>`))
+		case "/ChangeLog":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write([]byte("phpMyAdmin - ChangeLog\n======================\n\n5.1.1 (2021-06-04)\n- issue #13325 Fixed created procedure shows up in triggers and events and vice versa\n"))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL, testConfig())
+	if d := find(res, "phpMyAdmin", "5.1.1"); d == nil {
+		t.Fatalf("no phpMyAdmin 5.1.1 in %v", versions(res))
+	}
+}
