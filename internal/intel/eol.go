@@ -146,6 +146,14 @@ func newEOLIndex(products []*EOLProduct) eolIndex {
 		sort.SliceStable(rel, func(i, j int) bool { return len(rel[i].ReleaseCycle) > len(rel[j].ReleaseCycle) })
 		ep := &eolProduct{name: p.Product, releases: rel}
 		seen := map[string]bool{}
+		add := func(u packageurl.PackageURL) {
+			k := eolKey(u)
+			if !seen[k] {
+				seen[k] = true
+				idx.byKey[k] = append(idx.byKey[k], ep)
+				idx.types[u.Type] = true
+			}
+		}
 		for _, id := range p.Identifiers {
 			if id.Purl == "" {
 				continue
@@ -154,15 +162,32 @@ func newEOLIndex(products []*EOLProduct) eolIndex {
 			if err != nil {
 				continue
 			}
-			k := eolKey(u)
-			if !seen[k] {
-				seen[k] = true
-				idx.byKey[k] = append(idx.byKey[k], ep)
-				idx.types[u.Type] = true
+			add(u)
+			// The external scan names server software and CMSs as Bitnami
+			// does (pkg:bitnami/php): the same product as endoflife.date's
+			// Bitnami image (pkg:docker/bitnami/wordpress) or generic
+			// package (pkg:generic/nginx).
+			if b := bitnamiName(u); b != "" {
+				add(packageurl.PackageURL{Type: "bitnami", Name: b})
 			}
+		}
+		if p.Product != "" && !strings.ContainsAny(p.Product, "/ ") {
+			add(packageurl.PackageURL{Type: "bitnami", Name: p.Product}) // pkg:bitnami/tomcat
 		}
 	}
 	return idx
+}
+
+// bitnamiName is the Bitnami product an endoflife.date identifier names:
+// pkg:docker/bitnami/<name> or pkg:generic/<name>; "" for anything else.
+func bitnamiName(u packageurl.PackageURL) string {
+	switch {
+	case u.Type == "docker" && u.Namespace == "bitnami":
+		return u.Name
+	case u.Type == "generic" && u.Namespace == "":
+		return u.Name
+	}
+	return ""
 }
 
 // eolKey is the identity of a purl without version and qualifiers, with the

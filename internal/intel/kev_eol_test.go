@@ -50,6 +50,13 @@ func TestEOL(t *testing.T) {
 		{"pkg:deb/debian/nginx@1.18.0-6.1%2Bdeb11u3?distro=debian-11", &sentinel.EOLStatus{Product: "nginx", ReleaseCycle: "1.18", EOL: true, EOLDate: "2021-04-20", Latest: "1.18.0"}},
 		// angular: pkg:npm/%40angular/core; cycle 9 eol 2021-08-06.
 		{"pkg:npm/%40angular/core@9.1.0", &sentinel.EOLStatus{Product: "angular", ReleaseCycle: "9", EOL: true, EOLDate: "2021-08-06", Latest: "9.1.13"}},
+		// The external scan's names for server software and CMSs
+		// (pkg:bitnami), through endoflife.date's Bitnami image and generic
+		// package identifiers, or the product's own name.
+		{"pkg:bitnami/nginx@1.18.0", &sentinel.EOLStatus{Product: "nginx", ReleaseCycle: "1.18", EOL: true, EOLDate: "2021-04-20", Latest: "1.18.0"}},
+		{"pkg:bitnami/php@7.4.3", &sentinel.EOLStatus{Product: "php", ReleaseCycle: "7.4", EOL: true, EOLDate: "2022-11-28", Latest: "7.4.33"}},
+		{"pkg:bitnami/node@14.17.0", &sentinel.EOLStatus{Product: "nodejs", ReleaseCycle: "14", EOL: true, EOLDate: "2023-04-30", Latest: "14.21.3"}},
+		{"pkg:bitnami/tomcat@9.0.30", &sentinel.EOLStatus{Product: "tomcat", ReleaseCycle: "9.0", EOL: false, EOLDate: "2027-03-31", Latest: "9.0.121"}},
 		// no product for lodash; no cycle for jquery 0.x.
 		{"pkg:npm/lodash@4.17.15", nil},
 		{"pkg:npm/jquery@0.9", nil},
