@@ -41,6 +41,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
@@ -53,6 +54,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/agent/client"
 	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 	"github.com/sentinel-sca/sentinel/internal/intel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/report"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
@@ -281,6 +283,9 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		warnings = append(warnings, fmt.Sprintf("%d components are version ranges, checked at the lowest version they allow (%s): pin them (pip freeze, a lockfile) to check what is installed",
 			len(bounds), strings.Join(bounds[:min(len(bounds), 5)], ", ")+ciMore(len(bounds)-5)))
 	}
+	if offline != nil {
+		warnings = append(warnings, offline.missingEcosystems(o.offlineDB, res.Components)...)
+	}
 	project := o.project
 	if p := res.MainProject(); project == "" && p != nil && p.Name != "" {
 		project = p.Name
@@ -389,6 +394,28 @@ func ciOpenOffline(ctx context.Context, file string, now time.Time) (*ciIntel, e
 		ci.warnings = append(ci.warnings, fmt.Sprintf("the offline intel database %s is %d days old: newer advisories and KEV entries are missing; export a current one", file, int(now.Sub(snap.Created).Hours()/24)))
 	}
 	return ci, nil
+}
+
+// missingEcosystems warns about components of an ecosystem the snapshot
+// has no advisory for at all (a RHEL host's packages when the snapshot was
+// exported without Red Hat): they pass because nothing was checked.
+func (ci *ciIntel) missingEcosystems(file string, comps []sentinel.Component) []string {
+	have, ok := ci.snap.Ecosystems()
+	if !ok {
+		return nil
+	}
+	missing := map[string]int{}
+	for _, c := range comps {
+		if eco := purl.BaseEcosystem(c.Ecosystem); eco != "" && c.Version != "" && !have[eco] {
+			missing[eco]++
+		}
+	}
+	var out []string
+	for _, eco := range slices.Sorted(maps.Keys(missing)) {
+		out = append(out, fmt.Sprintf("%d components are %s packages and the offline intel database %s has no %s advisories, so they were not checked: export one that syncs %s (sentineld --intel-ecosystems)",
+			missing[eco], eco, file, eco, eco))
+	}
+	return out
 }
 
 // match matches purls in order, as the service's gate does. Only the

@@ -241,6 +241,22 @@ type SnapshotReader struct {
 	closer   io.Closer
 }
 
+// Ecosystems returns the base ecosystems ("npm", "Red Hat") the
+// snapshot's records name; ok is false when the snapshot has no package
+// list to tell.
+func (s *SnapshotReader) Ecosystems() (ecosystems map[string]bool, ok bool) {
+	if s.packages == nil {
+		return nil, false
+	}
+	ecosystems = map[string]bool{}
+	for key := range s.packages {
+		if eco, _, found := strings.Cut(key, "\x00"); found {
+			ecosystems[eco] = true
+		}
+	}
+	return ecosystems, true
+}
+
 // OpenSnapshot reads the snapshot's manifest, KEV catalog, EOL data and
 // package list; the advisory records are read by Read or ReadFor.
 func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotReader, error) {
