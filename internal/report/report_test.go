@@ -513,3 +513,19 @@ func TestParseFormat(t *testing.T) {
 		t.Error("ParseFormat(xml) succeeded")
 	}
 }
+
+// TestTableSourcePackage: a distribution's binary package matched through
+// its source package shows the source version beside its own, so that a
+// fix of the source (2.38.1-5+deb12u4) is not read as a downgrade of the
+// binary's epoch-carrying version.
+func TestTableSourcePackage(t *testing.T) {
+	p := "pkg:deb/debian/bsdutils@1:2.38.1-5%2Bdeb12u3?arch=amd64&distro=debian-12&source=util-linux&source_version=2.38.1-5%2Bdeb12u3"
+	comps := []sentinel.Component{{Purl: p, Ecosystem: "Debian:12", Name: "bsdutils", Version: "1:2.38.1-5+deb12u3", Locations: []string{"var/lib/dpkg/status"}}}
+	in := report.Input{Root: "/", Project: "host", Intel: report.Intel{Mode: "offline", Source: "intel.zip"}, Components: comps,
+		Results: []sentinel.MatchResult{{Purl: p, Matches: []sentinel.AdvisoryMatch{{ID: "DSA-5650-1", Severity: "high",
+			FixedVersions: []string{"2.38.1-5+deb12u4"}, NearestFix: "2.38.1-5+deb12u4"}}}}}
+	out := string(write(t, report.FormatTable, report.New(in, nil)))
+	if !strings.Contains(out, "bsdutils  1:2.38.1-5+deb12u3 (util-linux 2.38.1-5+deb12u3)  2.38.1-5+deb12u4") {
+		t.Errorf("table:\n%s", out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
@@ -91,7 +92,7 @@ func WriteTable(w io.Writer, r *Report, opts Options) error {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEV\tSEVERITY\tPACKAGE\tINSTALLED\tFIX\tADVISORY\tMANIFEST")
 		for _, f := range active {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kevCell(f), severityCell(f), f.Name, f.Version,
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kevCell(f), severityCell(f), f.Name, installedCell(f),
 				fixCell(f), advisoryCell(f), manifestCell(f))
 		}
 		tw.Flush()
@@ -150,6 +151,20 @@ func manifestOf(locs []string) string {
 		return fmt.Sprintf("%s (+%d)", locs[0], len(locs)-1)
 	}
 	return locs[0]
+}
+
+// installedCell is the installed version, and, for a distribution's
+// binary package matched through its source package (bsdutils through
+// util-linux), the source package and version the fix is a version of.
+func installedCell(f Finding) string {
+	if !strings.HasPrefix(f.Purl, "pkg:deb/") && !strings.HasPrefix(f.Purl, "pkg:apk/") && !strings.HasPrefix(f.Purl, "pkg:rpm/") {
+		return f.Version
+	}
+	_, name, version, err := purl.ToEcosystem(f.Purl)
+	if err != nil || version == "" || (version == f.Version && name == f.Name) {
+		return f.Version
+	}
+	return f.Version + " (" + name + " " + version + ")"
 }
 
 func kevCell(f Finding) string {
