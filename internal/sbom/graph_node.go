@@ -347,7 +347,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			continue
 		}
 		name := e.packageName(berry)
-		workspace := berry && strings.Contains(e.resolution, "@workspace:")
+		workspace := berry && berryLocal(e.resolution)
 		from, ok := lk.find(name, e.version)
 		if ok {
 			if workspace {

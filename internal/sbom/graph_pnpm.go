@@ -180,6 +180,11 @@ func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, 
 		}
 		return name, version, nil
 	}
+	if i := strings.IndexByte(key, '('); i >= 0 {
+		// v6-v8 peer suffix: "/@babel/plugin@7.24.4(@babel/core@7.24.5)";
+		// the scope's "/" inside it must not split the path.
+		key = key[:i]
+	}
 	parts := strings.Split(key, "/")
 	if len(parts) < 2 {
 		return "", "", fmt.Errorf("invalid dependency path: %v", key)

@@ -58,6 +58,19 @@ func TestLockVariants(t *testing.T) {
 		{dir: "pnpm-pruned-peer-suffix", want: []string{"peer@1.0.0"}},
 		// v9-style keys under a 6.0 version line, which pnpm reads.
 		{dir: "pnpm-v6-v9-keys", want: []string{"is-negative@2.1.0", "is-positive@3.1.0"}},
+		// pnpm 8 (lockfile 6.0): a peer suffix naming a scoped package
+		// ("(@babel/core@7.24.5)") must not split the key at its "/".
+		{dir: "pnpm-v6-scoped-peer", want: []string{"@babel/core@7.24.5", "@babel/helper-create-class-features-plugin@7.24.4",
+			"@types/node@20.10.5", "react-dom@18.2.0", "react@18.2.0", "vitest@1.0.4"}},
+		// berry: links into the project's tree and condition: entries
+		// (a choice between two entries listed on their own) are no
+		// registry packages.
+		{dir: "yarn-berry-links", want: []string{"ms@2.1.3"}},
+		{dir: "yarn-berry-conditions", want: []string{"semver@6.3.0", "semver@7.3.5"}},
+		// pubspec.lock: a package of the project's own tree.
+		{dir: "pub-path", want: []string{"path@1.9.1"}},
+		// npm v1: a GitHub archive keeps its repository and tag.
+		{dir: "npm-v1-github-archive", want: []string{"classlist.js@", "classnames@2.3.1"}},
 		// Julia 1.9: a package depending on two packages of one name
 		// lists its deps as a table; scalibr v0.5.3 refuses the file.
 		{dir: "julia-shadowed"},

@@ -386,10 +386,19 @@ func nugetRead(tb testing.TB, dir string) []string {
 func pubRead(tb testing.TB, dir string) []string {
 	nameRe := regexp.MustCompile(`^  ([a-z0-9_]+):$`)
 	verRe := regexp.MustCompile(`^    version: "([^"]+)"`)
+	// A package with "source: path" is of the project's own tree, not
+	// pub.dev's: not a component.
 	var out []string
-	in, name := false, ""
+	in, name, version, source := false, "", "", ""
+	flush := func() {
+		if name != "" && version != "" && source != "path" {
+			out = append(out, name+"@"+version)
+		}
+		name, version, source = "", "", ""
+	}
 	for _, l := range lines(tb, filepath.Join(dir, "pubspec.lock")) {
 		if !strings.HasPrefix(l, " ") && l != "" {
+			flush()
 			in = l == "packages:"
 			continue
 		}
@@ -397,12 +406,15 @@ func pubRead(tb testing.TB, dir string) []string {
 			continue
 		}
 		if m := nameRe.FindStringSubmatch(l); m != nil {
+			flush()
 			name = m[1]
 		} else if m := verRe.FindStringSubmatch(l); m != nil && name != "" {
-			out = append(out, name+"@"+m[1])
-			name = ""
+			version = m[1]
+		} else if s, ok := strings.CutPrefix(l, "    source: "); ok {
+			source = strings.TrimSpace(s)
 		}
 	}
+	flush()
 	return set(out)
 }
 

@@ -179,6 +179,16 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 				// npm 5 wrote a tarball's address as the version: the
 				// package and version are in it (npm's own reader takes
 				// them from the file name), or the commit is.
+				if repo, commit, ok := githubArchive(version); ok {
+					version, pkSrc := "", &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
+					pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p), SourceCode: pkSrc}
+					if k := name + "@#" + commit; name != "" && !seen[k] {
+						seen[k] = true
+						pkgs = append(pkgs, pk)
+					}
+					walk(d.Dependencies)
+					continue
+				}
 				if repo, commit, ok := yarnGitParts(version); ok && commit != "" {
 					pk := &extractor.Package{Name: name, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p),
 						SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}}
@@ -201,6 +211,26 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 	}
 	walk(lock.Dependencies)
 	return pkgs
+}
+
+// githubArchive reads a GitHub archive address
+// ("https://github.com/eligrey/classList.js/archive/1.2.20180112.tar.gz")
+// into the repository and the ref (a tag or commit) it was made from.
+func githubArchive(u string) (repo, ref string, ok bool) {
+	rest, found := strings.CutPrefix(u, "https://github.com/")
+	if !found {
+		return "", "", false
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) != 4 || parts[2] != "archive" {
+		return "", "", false
+	}
+	ref = strings.TrimSuffix(strings.TrimSuffix(parts[3], ".tar.gz"), ".zip")
+	if ref == "" || ref == parts[3] && !strings.HasSuffix(parts[3], ".tgz") {
+		return "", "", false
+	}
+	ref = strings.TrimSuffix(ref, ".tgz")
+	return "https://github.com/" + parts[0] + "/" + parts[1], ref, true
 }
 
 // npmTarballID reads the package and version from a registry tarball's
@@ -414,7 +444,7 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 	pkgs := make([]*extractor.Package, 0, len(y.entries))
 	for _, e := range y.entries {
 		name := e.packageName(y.berry)
-		if name == "" || strings.Contains(e.resolution, "@workspace:") {
+		if name == "" || (y.berry && berryLocal(e.resolution)) {
 			continue
 		}
 		pk := &extractor.Package{
@@ -429,6 +459,19 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 		pkgs = append(pkgs, pk)
 	}
 	return pkgs
+}
+
+// berryLocal reports whether a berry resolution is no registry package:
+// the project's own workspace, a link or portal to a folder of it, or a
+// condition: entry (a choice between two other entries, each listed on
+// its own, with a made-up 0.0.0-condition version).
+func berryLocal(res string) bool {
+	for _, p := range []string{"@workspace:", "@link:", "@portal:", "@condition:"} {
+		if strings.Contains(res, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // packageName is the package an entry installs. Berry's resolution names

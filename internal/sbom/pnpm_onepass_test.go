@@ -31,8 +31,10 @@ func TestPnpmLockMatchesScalibr(t *testing.T) {
 	// Where Sentinel reads what scalibr v0.5.3 does not, on purpose
 	// (TestLockVariants checks these): v9-style keys under an older
 	// version line, as pnpm reads them; a local package's key with a peer
-	// suffix, which scalibr takes as a version.
-	differ := []string{"testdata/lock-variants/pnpm-v6-v9-keys/pnpm-lock.yaml", "testdata/lock-variants/pnpm-pruned-peer-suffix/pnpm-lock.yaml"}
+	// suffix, which scalibr takes as a version; a v6 key whose peer suffix
+	// names a scoped package, which scalibr drops.
+	differ := []string{"testdata/lock-variants/pnpm-v6-v9-keys/pnpm-lock.yaml", "testdata/lock-variants/pnpm-pruned-peer-suffix/pnpm-lock.yaml",
+		"testdata/lock-variants/pnpm-v6-scoped-peer/pnpm-lock.yaml"}
 	files = slices.DeleteFunc(files, func(f string) bool {
 		return strings.HasSuffix(f, ".md") || slices.Contains(differ, filepath.ToSlash(f))
 	})

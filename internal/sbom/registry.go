@@ -49,6 +49,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
 	dpkgmeta "github.com/google/osv-scalibr/extractor/filesystem/os/dpkg/metadata"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
+	"gopkg.in/yaml.v3"
 )
 
 // extractorFactory builds one scalibr filesystem extractor.
@@ -84,7 +85,7 @@ var registry = []struct {
 	{gemfilelock.Name, Languages, gemfilelock.New},                                     // Gemfile.lock, gems.locked
 	{composerlock.Name, Languages, composerlock.New},                                   // composer.lock
 	{packageslockjson.Name, Languages, packageslockjson.New},                           // NuGet packages.lock.json
-	{pubspec.Name, Languages, pubspec.New},                                             // pubspec.lock
+	{pubspec.Name, Languages, newPubspec},                                              // pubspec.lock
 	{mixlock.Name, Languages, mixlock.New},                                             // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
 	{packageresolved.Name, Languages, packageresolved.New},                             // SwiftPM Package.resolved v1-v3
 	{podfilelock.Name, Languages, podfilelock.New},                                     // CocoaPods Podfile.lock
@@ -233,6 +234,44 @@ func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
 		}
 	}
 	return pkgs, true
+}
+
+// pubspecLock is scalibr's pubspec.lock extractor without the packages of
+// the project's own tree ("source: path"), which are not pub.dev's: the
+// other lockfile readers leave local packages out too.
+type pubspecLock struct {
+	filesystem.Extractor
+}
+
+func newPubspec(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := pubspec.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pubspecLock{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	again := *in
+	again.Reader = bytes.NewReader(b)
+	inv, err := e.Extractor.Extract(ctx, &again)
+	if err != nil {
+		return inv, err
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Source string `yaml:"source"`
+		} `yaml:"packages"`
+	}
+	if yaml.Unmarshal(b, &lock) == nil {
+		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool { return lock.Packages[p.Name].Source == "path" })
+	}
+	return inv, nil
 }
 
 // dpkgStatus is scalibr's dpkg extractor keeping every package whose files
