@@ -478,9 +478,10 @@ func (c *crawl) page(ctx context.Context, r *response, depth int) []string {
 	return links
 }
 
-// minLibraryBytes is less than any library's distributable the URL rules
-// name (the smallest, purify.min.js, is 20 KB): a file named chart.js that
-// is shorter, with no banner or known hash, is the site's own code.
+// minLibraryBytes is less than any distributable of the libraries the URL
+// rules name (the smallest, minified, are several kilobytes): a file
+// named chart.js that is shorter, with no banner or known hash, is the
+// site's own code.
 const minLibraryBytes = 2048
 
 // asset fetches a script or style sheet once per scan, from any host: a
