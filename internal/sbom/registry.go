@@ -175,13 +175,10 @@ func newJuliaManifest(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
 
 // Extract implements filesystem.Extractor.
 func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	b, err := io.ReadAll(in.Reader)
-	if err != nil {
-		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	inv, b, err := extractKeeping(ctx, j.Extractor, in)
+	if b == nil {
+		return inv, err
 	}
-	again := *in
-	again.Reader = bytes.NewReader(b)
-	inv, err := j.Extractor.Extract(ctx, &again)
 	if err != nil {
 		// scalibr v0.5.3 wants every "deps" a list; since Julia 1.9 a
 		// package that depends on two packages of one name writes a
@@ -236,6 +233,20 @@ func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
 	return pkgs, true
 }
 
+// extractKeeping runs a scalibr extractor on the file and returns its
+// content too, for a wrapper's second look; the content is nil when the
+// file could not be read.
+func extractKeeping(ctx context.Context, ex filesystem.Extractor, in *filesystem.ScanInput) (inventory.Inventory, []byte, error) {
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, nil, fmt.Errorf("could not read: %w", err)
+	}
+	again := *in
+	again.Reader = bytes.NewReader(b)
+	inv, err := ex.Extract(ctx, &again)
+	return inv, b, err
+}
+
 // pubspecLock is scalibr's pubspec.lock extractor without the packages of
 // the project's own tree ("source: path"), which are not pub.dev's: the
 // other lockfile readers leave local packages out too.
@@ -253,13 +264,7 @@ func newPubspec(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
 
 // Extract implements filesystem.Extractor.
 func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	b, err := io.ReadAll(in.Reader)
-	if err != nil {
-		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
-	}
-	again := *in
-	again.Reader = bytes.NewReader(b)
-	inv, err := e.Extractor.Extract(ctx, &again)
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
 	if err != nil {
 		return inv, err
 	}
