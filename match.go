@@ -68,6 +68,9 @@ type IntelFreshness struct {
 	AgeSeconds int64 `json:"age_seconds"`
 	// Stale is set when SyncedAt is older than StaleAfter.
 	Stale bool `json:"stale"`
+	// Ecosystems are the OSV ecosystems the advisories name ("npm",
+	// "Debian"): a component of another one was not checked against any.
+	Ecosystems []string `json:"ecosystems,omitempty"`
 }
 
 // GateRequest is POST /v1/sca/gate's body: the components a build found.

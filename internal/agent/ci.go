@@ -284,7 +284,10 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			len(bounds), strings.Join(bounds[:min(len(bounds), 5)], ", ")+ciMore(len(bounds)-5)))
 	}
 	if offline != nil {
-		warnings = append(warnings, offline.missingEcosystems(o.offlineDB, res.Components)...)
+		if have, ok := offline.snap.Ecosystems(); ok {
+			warnings = append(warnings, missingEcosystems(have, res.Components,
+				"the offline intel database "+o.offlineDB, "export one that syncs %s (sentineld --intel-ecosystems)")...)
+		}
 	}
 	project := o.project
 	if p := res.MainProject(); project == "" && p != nil && p.Name != "" {
@@ -308,7 +311,15 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		in.Results, err = offline.match(ctx, purls)
 	} else {
 		in.Intel = report.Intel{Mode: "service", Source: o.server}
-		in.Results, err = c.ciGate(ctx, base, o.apiKey, project, purls)
+		var ecosystems []string
+		in.Results, ecosystems, err = c.ciGate(ctx, base, o.apiKey, project, purls)
+		if len(ecosystems) > 0 {
+			have := map[string]bool{}
+			for _, e := range ecosystems {
+				have[e] = true
+			}
+			warnings = append(warnings, missingEcosystems(have, res.Components, "the service", "ask its operator to sync %s (--intel-ecosystems)")...)
+		}
 	}
 	if err != nil {
 		return err
@@ -396,14 +407,11 @@ func ciOpenOffline(ctx context.Context, file string, now time.Time) (*ciIntel, e
 	return ci, nil
 }
 
-// missingEcosystems warns about components of an ecosystem the snapshot
-// has no advisory for at all (a RHEL host's packages when the snapshot was
-// exported without Red Hat): they pass because nothing was checked.
-func (ci *ciIntel) missingEcosystems(file string, comps []sentinel.Component) []string {
-	have, ok := ci.snap.Ecosystems()
-	if !ok {
-		return nil
-	}
+// missingEcosystems warns about components of an ecosystem the intel has
+// no advisory for at all (a RHEL host's packages when Red Hat is not
+// synced): they pass because nothing was checked. where names the intel;
+// todo says what to do, with %s for the ecosystem.
+func missingEcosystems(have map[string]bool, comps []sentinel.Component, where, todo string) []string {
 	missing := map[string]int{}
 	for _, c := range comps {
 		if eco := purl.BaseEcosystem(c.Ecosystem); eco != "" && c.Version != "" && !have[eco] {
@@ -412,8 +420,8 @@ func (ci *ciIntel) missingEcosystems(file string, comps []sentinel.Component) []
 	}
 	var out []string
 	for _, eco := range slices.Sorted(maps.Keys(missing)) {
-		out = append(out, fmt.Sprintf("%d components are %s packages and the offline intel database %s has no %s advisories, so they were not checked: export one that syncs %s (sentineld --intel-ecosystems)",
-			missing[eco], eco, file, eco, eco))
+		out = append(out, fmt.Sprintf("%d components are %s packages and %s has no %s advisories, so they were not checked: %s",
+			missing[eco], eco, where, eco, fmt.Sprintf(todo, eco)))
 	}
 	return out
 }
@@ -480,7 +488,7 @@ func sarifPrefix(root string) string {
 
 // ciGate sends the purls to the service's gate, in batches, and returns the
 // results in order. Errors carry the gate's exit codes.
-func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project string, purls []string) ([]sentinel.MatchResult, error) {
+func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project string, purls []string) (results []sentinel.MatchResult, ecosystems []string, err error) {
 	// The service may wait 60 s for a scan slot before it answers.
 	cl := c.apiClient(base, apiKey, client.Options{Timeout: 5 * time.Minute})
 	defer cl.Close()
@@ -491,12 +499,15 @@ func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project str
 		err := cl.Do(ctx, client.Request{Method: "POST", Path: "/v1/sca/gate", JSON: sentinel.GateRequest{Purls: batch, Project: project},
 			Want: http.StatusOK, MaxAnswer: 1 << 30}, &resp)
 		if err != nil {
-			return nil, ciExplain(ctx, err, base.String())
+			return nil, nil, ciExplain(ctx, err, base.String())
 		}
 		if len(resp.Results) != len(batch) {
-			return nil, fmt.Errorf("the service answered %d results for %d components: cannot decide; report this to the operator", len(resp.Results), len(batch))
+			return nil, nil, fmt.Errorf("the service answered %d results for %d components: cannot decide; report this to the operator", len(resp.Results), len(batch))
 		}
 		out = append(out, resp.Results...)
+		if start == 0 && resp.Intel != nil {
+			ecosystems = resp.Intel.Ecosystems
+		}
 		if start == 0 && resp.Intel != nil && resp.Intel.Stale {
 			// Still a verdict, but one on old data: say so where the
 			// build log shows it.
@@ -504,7 +515,7 @@ func (c *Command) ciGate(ctx context.Context, base *url.URL, apiKey, project str
 				(time.Duration(resp.Intel.AgeSeconds) * time.Second).Round(time.Hour))
 		}
 	}
-	return out, nil
+	return out, ecosystems, nil
 }
 
 // ciExplain turns a failed gate call into an error with the gate's exit

@@ -54,6 +54,8 @@ type Index struct {
 	// byID finds the advisories of an id: their own or one of their
 	// aliases (a CVE names every record of the issue).
 	byID map[string][]string
+	// ecosystems are the base ecosystems the advisories name, sorted.
+	ecosystems []string
 
 	ordered map[string]bool // build-time cache: does semantic order this ecosystem
 	parsed  *buildCache     // build-time cache of parsed versions
@@ -301,8 +303,17 @@ func NewIndex(advisories []*Advisory, kev *KEVCatalog, eol []*EOLProduct, opts O
 	}
 	idx.pkgs = newPkgTable(keys, pkgs)
 	idx.ordered, idx.parsed = nil, nil
+	for _, k := range keys { // sorted: one ecosystem's keys are together
+		if eco, _, _ := strings.Cut(k, "\x00"); len(idx.ecosystems) == 0 || idx.ecosystems[len(idx.ecosystems)-1] != eco {
+			idx.ecosystems = append(idx.ecosystems, eco)
+		}
+	}
 	return idx
 }
+
+// Ecosystems returns the base ecosystems ("npm", "Debian") the indexed
+// advisories name, sorted.
+func (idx *Index) Ecosystems() []string { return slices.Clone(idx.ecosystems) }
 
 func newMeta(a *Advisory, kevs map[string]KEVEntry, c *buildCache) *advMeta {
 	top := decodeSpecific(a.DatabaseSpecific)

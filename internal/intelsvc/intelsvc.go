@@ -313,7 +313,8 @@ func (s *Service) SyncDelta(ctx context.Context, id int64) (*intel.Delta, error)
 // Freshness says what intel this replica matches against and how old it
 // is. The time of the newest sync is read again at most every 30 s.
 func (s *Service) Freshness(ctx context.Context) *sentinel.IntelFreshness {
-	out := &sentinel.IntelFreshness{Advisories: s.Index().Stats().Advisories}
+	idx := s.Index()
+	out := &sentinel.IntelFreshness{Advisories: idx.Stats().Advisories, Ecosystems: idx.Ecosystems()}
 	li := s.fresh.Load()
 	if li == nil {
 		return out
