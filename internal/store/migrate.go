@@ -85,10 +85,29 @@ func (db *DB) Migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-		return fmt.Errorf("create schema_migrations: %w", err)
+	// What is applied already is read without the write lock: a store
+	// that is up to date (a backup taken while the service writes, a
+	// replica starting) then waits for no writer at all. Each pending
+	// migration is checked again inside its own transaction.
+	applied := map[int]bool{}
+	if rows, err := db.r.QueryContext(ctx, `SELECT version FROM schema_migrations`); err == nil {
+		for rows.Next() {
+			var v int
+			if rows.Scan(&v) == nil {
+				applied[v] = true
+			}
+		}
+		rows.Close()
+	}
+	if len(applied) == 0 {
+		if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
 	}
 	for _, m := range ms {
+		if applied[m.Version] {
+			continue
+		}
 		err := db.InTx(ctx, func(tx *Tx) error {
 			if tx.Engine() == Postgres {
 				if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(7460001, hashtext(current_schema()))`); err != nil {
