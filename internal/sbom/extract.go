@@ -516,7 +516,8 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 			}
 			// Read in part (an extractor that skips a bad entry and
 			// says so): the packages it did read count, with a warning.
-			if pe := (*partialError)(nil); !errors.As(err, &pe) {
+			var pe *partialError
+			if !errors.As(err, &pe) {
 				fe.Reason = "some entries could not be read and were left out: " + strings.ReplaceAll(fe.Reason, "\n", "; ")
 			}
 			out.warnings = append(out.warnings, fe)

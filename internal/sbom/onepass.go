@@ -117,29 +117,32 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 	lock := doc.(*npmLock)
 	seen := map[string]bool{}
 	var pkgs []*extractor.Package
-	add := func(name, version, resolved string) {
+	// put adds a package once per name, version and source commit.
+	put := func(name, version, repo, commit string) {
 		if name == "" {
 			return
 		}
 		pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
-		src := resolved
-		if src == "" {
-			src = version // lockfileVersion 1 writes a git address as the version
-		}
-		if repo, commit, ok := npmGitSource(src); ok {
-			if pk.Version == src {
-				pk.Version = "" // the version is not known, only the commit
-			}
+		key := name + "@" + version
+		if commit != "" {
 			pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
-		}
-		key := pk.Name + "@" + pk.Version
-		if pk.SourceCode != nil {
-			key += "#" + pk.SourceCode.Commit
+			key += "#" + commit
 		}
 		if !seen[key] {
 			seen[key] = true
 			pkgs = append(pkgs, pk)
 		}
+	}
+	add := func(name, version, resolved string) {
+		src := resolved
+		if src == "" {
+			src = version // lockfileVersion 1 writes a git address as the version
+		}
+		repo, commit, ok := npmGitSource(src)
+		if ok && version == src {
+			version = "" // the version is not known, only the commit
+		}
+		put(name, version, repo, commit)
 	}
 	if lock.Packages != nil {
 		for _, key := range slices.Sorted(maps.Keys(lock.Packages)) {
@@ -175,42 +178,43 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 			if strings.HasPrefix(version, "file:") {
 				version = "" // a local directory: no version to speak of
 			}
-			if strings.Contains(version, "://") {
-				// npm 5 wrote a tarball's address as the version: the
-				// package and version are in it (npm's own reader takes
-				// them from the file name), or the commit is.
-				if repo, commit, ok := githubArchive(version); ok {
-					version, pkSrc := "", &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
-					pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p), SourceCode: pkSrc}
-					if k := name + "@#" + commit; name != "" && !seen[k] {
-						seen[k] = true
-						pkgs = append(pkgs, pk)
-					}
-					walk(d.Dependencies)
-					continue
+			switch {
+			case !strings.Contains(version, "://"):
+				add(name, version, string(d.Resolved))
+			case addressSource(version) != "":
+				// npm 5 wrote an address as the version: a repository's
+				// (git, a GitHub archive or codeload tarball) names the
+				// source, a registry tarball's the package and version
+				// (npm's own reader takes them from the file name).
+				repo, ref, _ := githubArchive(version)
+				if ref == "" {
+					repo, ref, _ = yarnGitParts(version)
 				}
-				if repo, commit, ok := yarnGitParts(version); ok && commit != "" {
-					pk := &extractor.Package{Name: name, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p),
-						SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}}
-					if k := name + "@#" + commit; name != "" && !seen[k] {
-						seen[k] = true
-						pkgs = append(pkgs, pk)
-					}
-					walk(d.Dependencies)
-					continue
+				put(name, "", repo, ref)
+			default:
+				n, v, ok := npmTarballID(version)
+				if !ok {
+					n, v = name, "" // an address is no version
 				}
-				if n, v, ok := npmTarballID(version); ok {
-					name, version = n, v
-				} else {
-					version = "" // an address is no version
-				}
+				put(n, v, "", "")
 			}
-			add(name, version, string(d.Resolved))
 			walk(d.Dependencies)
 		}
 	}
 	walk(lock.Dependencies)
 	return pkgs
+}
+
+// addressSource is the ref an address of a repository names (a git
+// address with a commit, a GitHub archive or codeload tarball), or "".
+func addressSource(u string) string {
+	if _, ref, ok := githubArchive(u); ok {
+		return ref
+	}
+	if _, commit, ok := yarnGitParts(u); ok {
+		return commit
+	}
+	return ""
 }
 
 // githubArchive reads a GitHub archive address

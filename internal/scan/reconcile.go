@@ -47,29 +47,27 @@ func (c *crawl) detections() []sentinel.Detection {
 // A detection's confidence is its strongest evidence's; its purl is set
 // only with a version and an ecosystem.
 func reconcile(obs []observation) []sentinel.Detection {
-	// The products each URL's own strong evidence names, and the URLs
-	// that are the site's own code (observation.siteCode).
+	// The products each URL's own strong evidence names, the URLs that
+	// are the site's own code (observation.siteCode), and the files named
+	// as a library's own (observation.ownFile: all their evidence of that
+	// library is the copy's).
 	named := map[string]map[productKey]bool{}
 	siteCode := map[string]bool{}
+	ownFile := map[[2]string]bool{}
 	for i := range obs {
 		o := &obs[i]
-		if o.siteCode {
-			siteCode[o.url] = true
-		}
 		o.key = versionedKey(o.key, o.version)
+		switch {
+		case o.siteCode:
+			siteCode[o.url] = true
+		case o.ownFile:
+			ownFile[[2]string{o.url, string(o.key)}] = true
+		}
 		if o.version != "" && !o.weak {
 			if named[o.url] == nil {
 				named[o.url] = map[productKey]bool{}
 			}
 			named[o.url][o.key] = true
-		}
-	}
-	// A file named as a library's own (observation.ownFile): all its
-	// evidence of that library is the copy's.
-	ownFile := map[[2]string]bool{}
-	for _, o := range obs {
-		if o.ownFile {
-			ownFile[[2]string{o.url, string(o.key)}] = true
 		}
 	}
 	byKey := map[productKey][]observation{}
