@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/netguard"
+	"github.com/sentinel-sca/sentinel/internal/scan/banner"
 	"github.com/sentinel-sca/sentinel/internal/scan/catalog"
 )
 
@@ -541,11 +543,80 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 		}
 		obs := c.contentObservations(r, kind)
 		done()
+		if kind == "script" {
+			if lic := licenseFile(r); lic != "" {
+				c.licenses(ctx, lic, r.url.String())
+			}
+		}
 		if len(obs) == 0 && !r.cut && len(r.body) < minLibraryBytes {
 			obs = append(obs, observation{url: u, siteCode: true}, observation{url: r.url.String(), siteCode: true})
 		}
 		c.observe(obs...)
 	}()
+}
+
+// licenseFile is the address of the file a bundle's licence comments were
+// moved to, when the bundle names one: webpack's minifier (the default of
+// webpack 5, so of create-react-app, Vue CLI and many more) replaces a
+// bundle's banners with "/*! For license information please see
+// main.3f2a1c.js.LICENSE.txt */" and writes them to that file, beside the
+// bundle. The banners name the libraries' versions.
+func licenseFile(r *response) string {
+	const lead = "/*! For license information please see "
+	head := r.body[:min(len(r.body), 512)]
+	i := bytes.Index(head, []byte(lead))
+	if i < 0 {
+		return ""
+	}
+	rest := head[i+len(lead):]
+	j := bytes.Index(rest, []byte(" */"))
+	if j <= 0 {
+		return ""
+	}
+	name := string(rest[:j])
+	if !strings.HasSuffix(name, ".txt") || strings.ContainsAny(name, " \t\r\n\"'<>") {
+		return ""
+	}
+	lu, err := url.Parse(name)
+	if err != nil || lu.IsAbs() || lu.Host != "" {
+		return "" // only a file beside the bundle, on its host
+	}
+	return r.url.ResolveReference(lu).String()
+}
+
+// licenses fetches a bundle's licence file (licenseFile), once per scan and
+// counted as an asset, and reads the banners in it as the bundle's: the
+// evidence names both.
+func (c *crawl) licenses(ctx context.Context, u, bundle string) {
+	c.mu.Lock()
+	if c.seenAssets[u] || len(c.seenAssets) >= c.cfg.MaxAssets {
+		if !c.seenAssets[u] {
+			c.truncated["assets"] = true
+		}
+		c.mu.Unlock()
+		return
+	}
+	c.seenAssets[u] = true
+	c.mu.Unlock()
+	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
+	r, err := c.fetchFollow(ctx, u, sameHost, nil)
+	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
+		return // a site answering every path with its page has no such file
+	}
+	c.mu.Lock()
+	c.stats.Assets++
+	c.mu.Unlock()
+	if c.s.tap != nil {
+		c.s.tap("license", r.url.String(), r.header, r.body)
+	}
+	var obs []observation
+	for _, m := range banner.Find(r.url.Path, r.body) {
+		if v := normVersion(m.Version); v != "" && !m.Code {
+			obs = append(obs, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: r.url.String(),
+				detail: "banner: " + m.Text + " (licence file of " + bundle + ")", confidence: sentinel.ConfidenceBanner, inFile: true})
+		}
+	}
+	c.observe(obs...)
 }
 
 func (c *crawl) feed(ctx context.Context, u string) {

@@ -3,6 +3,7 @@ package scan
 import (
 	"bytes"
 	"io"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -23,6 +24,24 @@ func TestReadBody(t *testing.T) {
 		got, err := readBody(io.LimitReader(strings.NewReader(tc.body), limit+1), tc.size, limit)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("readBody(%q, size %d) = %q, %v; want %q", tc.body, tc.size, got, err, want)
+		}
+	}
+}
+
+func TestLicenseFile(t *testing.T) {
+	base, _ := url.Parse("https://shop.example/static/js/main.53629e5a.js?v=2")
+	for _, c := range []struct{ body, want string }{
+		{"/*! For license information please see main.53629e5a.js.LICENSE.txt */\n(()=>{})()", "https://shop.example/static/js/main.53629e5a.js.LICENSE.txt"},
+		{`"use strict";/*! For license information please see ../licences/vendor.txt */`, "https://shop.example/static/licences/vendor.txt"},
+		{"/*! For license information please see https://other.example/x.LICENSE.txt */", ""},
+		{"/*! For license information please see //other.example/x.LICENSE.txt */", ""},
+		{"/*! For license information please see main.js.LICENSE */", ""},
+		{"/*! For license information please see a b.txt */", ""},
+		{"(()=>{})() /* no licence file */", ""},
+		{strings.Repeat(" ", 600) + "/*! For license information please see main.js.LICENSE.txt */", ""},
+	} {
+		if got := licenseFile(&response{url: base, body: []byte(c.body)}); got != c.want {
+			t.Errorf("licenseFile(%.60q) = %q, want %q", c.body, got, c.want)
 		}
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"bytes"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -73,6 +74,11 @@ type rule struct {
 	// version written just before a distinctive literal; it must end with
 	// the key.
 	back bool
+	// ref makes re capture, instead of the version, the name of the
+	// constant that holds it ("version:ss" in Vue 3's app object): the
+	// version is then the string that name is set to elsewhere in the
+	// file (`ss="3.2.47"`).
+	ref bool
 }
 
 // ver is the version capture every rule uses: dotted numbers with an
@@ -93,6 +99,18 @@ func anywhere(r rule) rule {
 // before the key.
 func signature(lib, key, expr string) rule {
 	return rule{lib: lib, key: key, re: regexp.MustCompile(`(?:` + expr + `)$`), code: true, back: true}
+}
+
+// after is a signature whose version follows the distinctive literal,
+// which is key.
+func after(lib, key, expr string) rule {
+	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), code: true}
+}
+
+// constant is a signature that names the constant holding the version; see
+// rule.ref.
+func constant(lib, key, expr string) rule {
+	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), code: true, ref: true}
 }
 
 func code(lib, key, expr, file string) rule {
@@ -118,6 +136,9 @@ var rules = []rule{
 	banner("lodash", "Lo-Dash ", `Lo-Dash `+ver+` \(`),
 	banner("vue", "Vue.js v", `Vue\.js v`+ver),
 	banner("vue", "vue v", `vue v`+ver+`\n`),
+	// Vue 3.4 and later: each package's banner, which bundlers keep
+	// ("@vue/runtime-core v3.4.21"); the packages are released together.
+	banner("vue", "@vue/", `@vue/(?:shared|reactivity|runtime-core|runtime-dom|compiler-core|compiler-dom|compiler-sfc|compiler-ssr|server-renderer) v`+ver),
 	banner("react", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react\.`),
 	banner("react-dom", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react-dom\.`),
 	banner("underscore", "Underscore.js ", `Underscore\.js `+ver+`\n`, "Based on", "| "),
@@ -162,6 +183,17 @@ var rules = []rule{
 		`\.version="`+ver+`",[\w$]{1,3}=[\w$]{1,3},[\w$]{1,3}\.fn=[\w$]{1,3},[\w$]{1,3}\.min=function\(\)\{return [\w$]{1,3}\("isBefore",\[\]\.slice\.call\(arguments,0\)\)`),
 	// React DOM 16 production: {findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"}
 	signature("react-dom", `,rendererPackageName:"react-dom"`, `bundleType:0,version:"`+ver+`",rendererPackageName:"react-dom"`),
+	// lodash bundled and minified with its VERSION inlined (webpack):
+	// Nn.VERSION="4.17.20",wt(["bind","bindKey","curry","curryRight","partial","partialRight"],...
+	signature("lodash", `(["bind","bindKey","curry","curryRight","partial","partialRight"]`,
+		`\.VERSION="`+ver+`"[,;][\w$]{1,4}\(\["bind","bindKey","curry","curryRight","partial","partialRight"\]`),
+	// Vue 2 bundled and minified: Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.version="2.6.14"
+	after("vue", `"FunctionalRenderContext",{value:`, `"FunctionalRenderContext",\{value:[\w$]{1,4}\}\)[,;][\w$]{1,4}\.version="`+ver+`"`),
+	// Vue 3 bundled and minified, whose banners (before 3.4) a bundle does
+	// not keep: the app object's version is a constant set elsewhere,
+	// {_uid:Xi++,_component:s,...,_context:i,_instance:null,version:ss,...} and ss="3.2.47".
+	constant("vue", `,_instance:null,version:`, `,_instance:null,version:([\w$]{1,4})[,}]`),
+	after("vue", `,_instance:null,version:"`, `,_instance:null,version:"`+ver+`"`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 
@@ -204,17 +236,57 @@ func Find(name string, content []byte) []Match {
 			if len(m) < 2 || len(m[1]) == 0 {
 				continue
 			}
-			v := string(m[1])
+			v, text := string(m[1]), m[0]
+			if r.ref {
+				cv, set := constantValue(content, m[1])
+				if cv == "" {
+					continue
+				}
+				v, text = cv, slices.Concat(m[0], []byte(" … "), set)
+			}
 			k := [2]string{r.lib, v}
 			if seen[k] {
 				continue
 			}
 			seen[k] = true
-			out = append(out, Match{Library: r.lib, Version: v, Text: oneLine(m[0]), Offset: at, Code: r.code})
+			out = append(out, Match{Library: r.lib, Version: v, Text: oneLine(text), Offset: at, Code: r.code})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Offset < out[j].Offset })
 	return dropShadowed(out)
+}
+
+// constVersion is what a version constant is set to: `="3.2.47"` right
+// after its name.
+var constVersion = regexp.MustCompile(`^="` + ver + `"`)
+
+// constantValue finds where the constant named name is set to a version
+// string (`,ss="3.2.47"`, `const ss="3.2.47"`) and returns the version and
+// the text; "" when it is not found within maxKeys assignments of a string
+// to name.
+func constantValue(content, name []byte) (string, []byte) {
+	assign := append(bytes.Clone(name), '=', '"')
+	for n, off := 0, 0; n < maxKeys && off < len(content); n++ {
+		j := bytes.Index(content[off:], assign)
+		if j < 0 {
+			break
+		}
+		at := off + j
+		off = at + len(assign)
+		if at > 0 && isIdent(content[at-1]) {
+			continue // the end of a longer name
+		}
+		end := at + len(name)
+		if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
+			return string(m[1]), content[at : end+len(m[0])]
+		}
+	}
+	return "", nil
+}
+
+// isIdent reports whether c can be part of a JavaScript identifier (ASCII).
+func isIdent(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // dropShadowed removes a code match when a banner already named the same

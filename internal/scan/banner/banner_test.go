@@ -64,6 +64,18 @@ func TestFind_Synthetic(t *testing.T) {
 		{"moment_signature_bundle", "Chart.bundle.min.js", `D(e))}),c.version="2.24.0",e=bt,c.fn=mn,c.min=function(){return Wt("isBefore",[].slice.call(arguments,0))},c.max=function(){}`, []string{"moment@2.24.0"}},
 		{"react_dom_signature", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"16.14.0",rendererPackageName:"react-dom"})`, []string{"react-dom@16.14.0"}},
 		{"react_dom_signature_other_renderer", "main.chunk.js", `({findFiberByHostInstance:Bb,bundleType:0,version:"0.28.0",rendererPackageName:"react-three-fiber"})`, nil},
+		// webpack, lodash's VERSION inlined; Vue 2's version beside its FunctionalRenderContext.
+		{"lodash_inlined_version", "main.53629e5a.js", `hu),{chain:!1}),Nn.VERSION="4.17.20",wt(["bind","bindKey","curry","curryRight","partial","partialRight"],function(e){Nn[e].placeholder=Nn})`, []string{"lodash@4.17.20"}},
+		{"vue2_signature", "main.js", `Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.version="2.6.14";var $n=k("style,class")`, []string{"vue@2.6.14"}},
+		{"vue2_signature_other_property", "main.js", `Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.release="2.6.14"`, nil},
+		// Vue 3.4+ in a Vite bundle: its packages' banners.
+		{"vue3_package_banner", "index-Uu7yGAAh.js", "/**\n* @vue/runtime-core v3.4.21\n* (c) 2018-present Yuxi (Evan) You and Vue contributors\n* @license MIT\n**/", []string{"vue@3.4.21"}},
+		{"vue3_package_banner_other_package", "index.js", "/**\n* @vue/devtools-api v6.5.1\n**/", nil},
+		// Vue 3 before 3.4: the app object's version constant, set elsewhere.
+		{"vue3_constant", "index-DRgSW_2M.js", `bo=Symbol(""),xo=()=>Pt(bo),ss="3.2.47",Oo="http://www.w3.org/2000/svg";const u=i.app={_uid:Xi++,_component:s,_props:r,_container:null,_context:i,_instance:null,version:ss,get config(){return i.config}}`, []string{"vue@3.2.47"}},
+		{"vue3_constant_longer_name", "index.js", `ass="3.2.47";const u={_context:i,_instance:null,version:ss,get config(){}}`, nil},
+		{"vue3_constant_not_a_version", "index.js", `ss=fn("x");const u={_context:i,_instance:null,version:ss,get config(){}}`, nil},
+		{"vue3_constant_inlined", "index.js", `const u={_context:i,_instance:null,version:"3.2.47",get config(){}}`, []string{"vue@3.2.47"}},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},

@@ -1,0 +1,59 @@
+package scan_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+)
+
+// TestScan_Bundles scans a site of single-page applications as their
+// build tools leave them (testdata/sites/bundles): a webpack 5 bundle of
+// jQuery, lodash, Vue 2 and React 17, whose banners webpack's minifier
+// moved to main.<hash>.js.LICENSE.txt, and three Vite bundles (Vue 3.4,
+// which keeps its packages' banners; Vue 3.2, which has none; React 18).
+// Only the libraries' own code and the licence file name their versions.
+func TestScan_Bundles(t *testing.T) {
+	dir := filepath.Join("testdata", "sites", "bundles")
+	files := http.FileServer(http.Dir(dir))
+	var licence int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, ".LICENSE.txt") {
+			licence++
+		}
+		if r.URL.Path == "/" {
+			http.ServeFile(w, r, filepath.Join(dir, "index.html"))
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	checkDetections(t, res, []want{
+		// Only in the licence file: the bundle's jQuery has no banner.
+		{name: "jQuery", versions: []string{"3.5.1"}, purl: "pkg:npm/jquery@3.5.1", kinds: []string{sentinel.EvidenceFingerprint}},
+		// Both: the licence file's banners and react-dom's own constant.
+		{name: "React", versions: []string{"17.0.2"}, purl: "pkg:npm/react@17.0.2"},
+		{name: "ReactDOM", versions: []string{"17.0.2", "18.2.0"}, purl: "pkg:npm/react-dom@17.0.2"},
+		// Minified code, beside code only each library has.
+		{name: "Lodash", versions: []string{"4.17.20"}, purl: "pkg:npm/lodash@4.17.20"},
+		{name: "Vue.js", versions: []string{"2.6.14", "3.2.47", "3.4.21"}, purl: "pkg:npm/vue@2.6.14"},
+	})
+	if licence != 1 {
+		t.Errorf("the licence file was requested %d times, want once", licence)
+	}
+	if d := find(res, "jQuery", "3.5.1"); d != nil {
+		if d.Confidence != sentinel.ConfidenceBanner {
+			t.Errorf("jQuery 3.5.1 confidence %d, want %d", d.Confidence, sentinel.ConfidenceBanner)
+		}
+		if e := d.Evidence[0]; !strings.HasSuffix(e.URL, "/static/js/main.53629e5a.js.LICENSE.txt") || !strings.Contains(e.Detail, "main.53629e5a.js") {
+			t.Errorf("jQuery 3.5.1 evidence %+v: want the licence file, naming its bundle", e)
+		}
+	}
+	if len(res.Detections) != 8 {
+		t.Errorf("%d detections, want 8: %v", len(res.Detections), versions(res))
+	}
+}
