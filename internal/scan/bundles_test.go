@@ -15,7 +15,8 @@ import (
 // jQuery, lodash, Vue 2 and React 17, whose banners webpack's minifier
 // moved to main.<hash>.js.LICENSE.txt, and three Vite bundles (Vue 3.4,
 // which keeps its packages' banners; Vue 3.2, which has none; React 18).
-// Only the libraries' own code and the licence file name their versions.
+// An Angular 17 application, prerendered, beside them. Only the libraries'
+// own code, the licence file and Angular's stamp name their versions.
 func TestScan_Bundles(t *testing.T) {
 	dir := filepath.Join("testdata", "sites", "bundles")
 	files := http.FileServer(http.Dir(dir))
@@ -41,7 +42,12 @@ func TestScan_Bundles(t *testing.T) {
 		// Minified code, beside code only each library has.
 		{name: "Lodash", versions: []string{"4.17.20"}, purl: "pkg:npm/lodash@4.17.20"},
 		{name: "Vue.js", versions: []string{"2.6.14", "3.2.47", "3.4.21"}, purl: "pkg:npm/vue@2.6.14"},
+		// The prerendered page's ng-version stamp and the bundle's.
+		{name: "Angular", versions: []string{"17.3.12"}, purl: "pkg:npm/%40angular/core@17.3.12"},
 	})
+	if d := find(res, "Angular", "17.3.12"); d != nil && len(d.Evidence) != 2 {
+		t.Errorf("Angular evidence %+v: want the page's stamp and the bundle's", d.Evidence)
+	}
 	if licence != 1 {
 		t.Errorf("the licence file was requested %d times, want once", licence)
 	}
@@ -53,7 +59,7 @@ func TestScan_Bundles(t *testing.T) {
 			t.Errorf("jQuery 3.5.1 evidence %+v: want the licence file, naming its bundle", e)
 		}
 	}
-	if len(res.Detections) != 8 {
-		t.Errorf("%d detections, want 8: %v", len(res.Detections), versions(res))
+	if len(res.Detections) != 9 {
+		t.Errorf("%d detections, want 9: %v", len(res.Detections), versions(res))
 	}
 }

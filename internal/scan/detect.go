@@ -250,6 +250,14 @@ func (c *crawl) analyzePage(r *response, p *page) {
 	for _, g := range p.generators {
 		out = append(out, generatorObservations(u, g, `<meta name="generator">`)...)
 	}
+	// Angular stamps its version on the root element of a page it
+	// rendered on the server or prerendered.
+	if m := ngVersion.FindSubmatch(r.body[:min(len(r.body), htmlRuleBytes)]); m != nil {
+		if v := normVersion(string(m[1])); v != "" {
+			out = append(out, observation{key: "npm:@angular/core", version: v, kind: sentinel.EvidenceFingerprint, url: u,
+				detail: `ng-version="` + string(m[1]) + `"`, confidence: sentinel.ConfidenceGenerator})
+		}
+	}
 	c.mu.Lock()
 	c.htmlRuled++
 	withHTML := c.htmlRuled <= htmlRulePages
@@ -266,6 +274,9 @@ func (c *crawl) analyzePage(r *response, p *page) {
 	}
 	c.observe(out...)
 }
+
+// ngVersion is Angular's stamp on an element it rendered.
+var ngVersion = regexp.MustCompile(`<[a-zA-Z][\w-]{0,64}\s[^<>]{0,512}?\bng-version="(\d{1,3}\.\d{1,3}\.\d{1,4}(?:-[\w.]{1,24})?)"`)
 
 // --- paths ---
 

@@ -31,7 +31,7 @@ type product struct {
 var npmDisplay = map[string]string{
 	"jquery": "jQuery", "jquery-ui": "jQuery UI", "jquery-migrate": "jQuery Migrate",
 	"jquery-validation": "jQuery Validation", "bootstrap": "Bootstrap",
-	"@popperjs/core": "Popper", "popper.js": "Popper.js", "angular": "AngularJS",
+	"@popperjs/core": "Popper", "popper.js": "Popper.js", "angular": "AngularJS", "@angular/core": "Angular",
 	"vue": "Vue.js", "react": "React", "react-dom": "ReactDOM", "lodash": "Lodash",
 	"underscore": "Underscore.js", "backbone": "Backbone.js", "moment": "Moment.js",
 	"handlebars": "Handlebars", "mustache": "Mustache", "dompurify": "DOMPurify",
@@ -43,7 +43,7 @@ var npmDisplay = map[string]string{
 }
 
 var npmCategory = map[string]string{
-	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "vue": "JavaScript frameworks",
+	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "vue": "JavaScript frameworks",
 	"react": "JavaScript frameworks", "react-dom": "JavaScript frameworks", "backbone": "JavaScript frameworks",
 	"knockout": "JavaScript frameworks", "tinymce": "Rich text editors", "chart.js": "JavaScript graphics",
 	"d3": "JavaScript graphics",

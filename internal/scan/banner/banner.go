@@ -194,6 +194,12 @@ var rules = []rule{
 	// {_uid:Xi++,_component:s,...,_context:i,_instance:null,version:ss,...} and ss="3.2.47".
 	constant("vue", `,_instance:null,version:`, `,_instance:null,version:([\w$]{1,4})[,}]`),
 	after("vue", `,_instance:null,version:"`, `,_instance:null,version:"`+ver+`"`),
+	// Angular (2 and later) stamps its version on the root element:
+	// esbuild builds (Angular 17+) inline it, fi(e,n,["ng-version","17.3.12"]);
+	// webpack builds name the VERSION constant, "ng-version",Xc.full with
+	// Xc=new Pd("12.2.16").
+	after("@angular/core", `["ng-version","`, `\["ng-version","`+ver+`"\]`),
+	constant("@angular/core", `"ng-version",`, `"ng-version",([\w$]{1,4})\.full\b`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 
@@ -256,29 +262,31 @@ func Find(name string, content []byte) []Match {
 	return dropShadowed(out)
 }
 
-// constVersion is what a version constant is set to: `="3.2.47"` right
-// after its name.
-var constVersion = regexp.MustCompile(`^="` + ver + `"`)
+// constVersion is what a version constant is set to, right after its
+// name: `="3.2.47"`, or a version object, `=new Pd("12.2.16")`.
+var constVersion = regexp.MustCompile(`^=(?:new [\w$]{1,4}\()?"` + ver + `"`)
 
 // constantValue finds where the constant named name is set to a version
-// string (`,ss="3.2.47"`, `const ss="3.2.47"`) and returns the version and
-// the text; "" when it is not found within maxKeys assignments of a string
-// to name.
+// (`,ss="3.2.47"`, `const ss="3.2.47"`, `Xc=new Pd("12.2.16")`) and
+// returns the version and the text; "" when it is not found within maxKeys
+// assignments to name.
 func constantValue(content, name []byte) (string, []byte) {
-	assign := append(bytes.Clone(name), '=', '"')
-	for n, off := 0, 0; n < maxKeys && off < len(content); n++ {
-		j := bytes.Index(content[off:], assign)
-		if j < 0 {
-			break
-		}
-		at := off + j
-		off = at + len(assign)
-		if at > 0 && isIdent(content[at-1]) {
-			continue // the end of a longer name
-		}
-		end := at + len(name)
-		if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
-			return string(m[1]), content[at : end+len(m[0])]
+	for _, op := range []string{`="`, `=new `} {
+		assign := append(bytes.Clone(name), op...)
+		for n, off := 0, 0; n < maxKeys && off < len(content); n++ {
+			j := bytes.Index(content[off:], assign)
+			if j < 0 {
+				break
+			}
+			at := off + j
+			off = at + len(assign)
+			if at > 0 && isIdent(content[at-1]) {
+				continue // the end of a longer name
+			}
+			end := at + len(name)
+			if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
+				return string(m[1]), content[at : end+len(m[0])]
+			}
 		}
 	}
 	return "", nil

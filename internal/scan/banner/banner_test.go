@@ -76,6 +76,10 @@ func TestFind_Synthetic(t *testing.T) {
 		{"vue3_constant_longer_name", "index.js", `ass="3.2.47";const u={_context:i,_instance:null,version:ss,get config(){}}`, nil},
 		{"vue3_constant_not_a_version", "index.js", `ss=fn("x");const u={_context:i,_instance:null,version:ss,get config(){}}`, nil},
 		{"vue3_constant_inlined", "index.js", `const u={_context:i,_instance:null,version:"3.2.47",get config(){}}`, []string{"vue@3.2.47"}},
+		// Angular's ng-version stamp, inlined (esbuild) or through its VERSION constant (webpack).
+		{"angular_inlined", "main-KEXRCG7P.js", `function sm(e,t,n,r){if(r)fi(e,n,["ng-version","17.3.12"]);else{let{attrs:o}=yh(t.selectors[0])}}`, []string{"@angular/core@17.3.12"}},
+		{"angular_constant", "main.3f2a1c.js", `const Xc=new Pd("12.2.16");function Kb(e,t){e.setAttribute(t,"ng-version",Xc.full)}`, []string{"@angular/core@12.2.16"}},
+		{"angular_constant_unset", "main.js", `function Kb(e,t){e.setAttribute(t,"ng-version",Xc.full)}`, nil},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
