@@ -63,3 +63,20 @@ func TestScan_Bundles(t *testing.T) {
 		t.Errorf("%d detections, want 9: %v", len(res.Detections), versions(res))
 	}
 }
+
+// TestScan_NextJS scans the static export of a Next.js 14.2.3 application
+// (testdata/sites/next, `next build` output): its page marks it as Next.js,
+// its client runtime names the version, its framework chunk React DOM's.
+// The polyfills chunk is left out: its 404 is part of the test.
+func TestScan_NextJS(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("testdata", "sites", "next"))))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	checkDetections(t, res, []want{
+		{name: "Next.js", versions: []string{"14.2.3"}, purl: "pkg:npm/next@14.2.3", kinds: []string{sentinel.EvidenceFingerprint}},
+		{name: "ReactDOM", versions: []string{"18.2.0"}, purl: "pkg:npm/react-dom@18.2.0"},
+	})
+	if d := find(res, "Next.js", "14.2.3"); d != nil && len(d.Evidence) != 2 {
+		t.Errorf("Next.js evidence %+v: want the page's data script and the runtime's constant", d.Evidence)
+	}
+}

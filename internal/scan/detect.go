@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
@@ -257,6 +258,14 @@ func (c *crawl) analyzePage(r *response, p *page) {
 			out = append(out, observation{key: "npm:@angular/core", version: v, kind: sentinel.EvidenceFingerprint, url: u,
 				detail: `ng-version="` + string(m[1]) + `"`, confidence: sentinel.ConfidenceGenerator})
 		}
+	}
+	// Next.js pages carry their data and load their code from /_next/.
+	if head := r.body[:min(len(r.body), htmlRuleBytes)]; bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)) || bytes.Contains(head, []byte(`src="/_next/static/`)) {
+		detail := `<script id="__NEXT_DATA__">`
+		if !bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)) {
+			detail = `<script src="/_next/static/...">`
+		}
+		out = append(out, observation{key: "npm:next", kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceProduct, aux: true})
 	}
 	c.mu.Lock()
 	c.htmlRuled++

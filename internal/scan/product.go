@@ -39,11 +39,11 @@ var npmDisplay = map[string]string{
 	"axios": "Axios", "swiper": "Swiper", "datatables.net": "DataTables",
 	"marked": "Marked", "highlight.js": "Highlight.js", "tinymce": "TinyMCE",
 	"prototype": "Prototype", "jquery-mobile": "jQuery Mobile", "js-cookie": "JavaScript Cookie",
-	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon",
+	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon", "next": "Next.js",
 }
 
 var npmCategory = map[string]string{
-	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "vue": "JavaScript frameworks",
+	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "next": "Web frameworks", "vue": "JavaScript frameworks",
 	"react": "JavaScript frameworks", "react-dom": "JavaScript frameworks", "backbone": "JavaScript frameworks",
 	"knockout": "JavaScript frameworks", "tinymce": "Rich text editors", "chart.js": "JavaScript graphics",
 	"d3": "JavaScript graphics",

@@ -85,6 +85,10 @@ type rule struct {
 // optional pre-release tag, never more than the window.
 const ver = `(\d{1,4}\.\d{1,4}(?:\.\d{1,4})?(?:-(?:alpha|beta|rc|pre)[.\d]{0,8})?)`
 
+// getter is a bundler's export getter of a minified name:
+// function(){return ef} or ()=>ef.
+const getter = `(?:function\(\)\{return [\w$]{1,4}\}|\(\)=>[\w$]{1,4})`
+
 func banner(lib, key, expr string, not ...string) rule {
 	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), not: not}
 }
@@ -200,6 +204,11 @@ var rules = []rule{
 	// Xc=new Pd("12.2.16").
 	after("@angular/core", `["ng-version","`, `\["ng-version","`+ver+`"\]`),
 	constant("@angular/core", `"ng-version",`, `"ng-version",([\w$]{1,4})\.full\b`),
+	// Next.js (13 and later) client runtime, whose exports are emitter,
+	// hydrate, initialize, router and version, the last a constant:
+	// {emitter:function(){return z},hydrate:function(){return ef},initialize:
+	// function(){return K},router:function(){return n},version:function(){return G}} and G="14.2.3".
+	constant("next", `,hydrate:`, `,hydrate:`+getter+`,initialize:`+getter+`,router:`+getter+`,version:(?:function\(\)\{return |\(\)=>)([\w$]{1,4})\b`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 

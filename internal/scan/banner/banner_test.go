@@ -80,6 +80,10 @@ func TestFind_Synthetic(t *testing.T) {
 		{"angular_inlined", "main-KEXRCG7P.js", `function sm(e,t,n,r){if(r)fi(e,n,["ng-version","17.3.12"]);else{let{attrs:o}=yh(t.selectors[0])}}`, []string{"@angular/core@17.3.12"}},
 		{"angular_constant", "main.3f2a1c.js", `const Xc=new Pd("12.2.16");function Kb(e,t){e.setAttribute(t,"ng-version",Xc.full)}`, []string{"@angular/core@12.2.16"}},
 		{"angular_constant_unset", "main.js", `function Kb(e,t){e.setAttribute(t,"ng-version",Xc.full)}`, nil},
+		// Next.js's client runtime exports its version constant.
+		{"next_constant", "main-f61746aa183f4a64.js", `(t,{emitter:function(){return z},hydrate:function(){return ef},initialize:function(){return K},router:function(){return n},version:function(){return G}});let _=r(8754);G="14.2.3",z=(0,v.default)()`, []string{"next@14.2.3"}},
+		{"next_constant_arrows", "main.js", `(t,{emitter:()=>z,hydrate:()=>ef,initialize:()=>K,router:()=>n,version:()=>G});let G="15.0.3"`, []string{"next@15.0.3"}},
+		{"next_other_exports", "main.js", `(t,{hydrate:function(){return ef},render:function(){return K},version:function(){return G}});G="1.2.3"`, nil},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
