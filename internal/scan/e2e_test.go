@@ -1,6 +1,8 @@
 package scan_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -9,13 +11,14 @@ import (
 // TestScan_Libraries scans a site serving the real files of Debian 12's
 // libjs-* packages (rebuilt, so only the Debian rows of the catalog know
 // them) and real npm distributables, two jQuery, two Bootstrap and two
-// Moment versions among them, plus a jQuery whose banner was stripped.
+// Moment versions among them, plus a jQuery whose banner was stripped
+// (named by its version constant).
 func TestScan_Libraries(t *testing.T) {
 	site, _, cdnPages := libsSite(t)
 	res := mustScan(t, site, testConfig())
 	checkDetections(t, res, []want{
 		// Debian's rebuilt copies: the catalog's Debian rows name them.
-		{name: "jQuery", versions: []string{"3.6.1", "1.12.4", "3.4.1", ""}, purl: "pkg:npm/jquery@3.6.1", kinds: []string{sentinel.EvidenceHash, sentinel.EvidenceFingerprint}},
+		{name: "jQuery", versions: []string{"3.6.1", "1.12.4", "3.4.1", "3.7.1"}, purl: "pkg:npm/jquery@3.6.1", kinds: []string{sentinel.EvidenceHash, sentinel.EvidenceFingerprint}},
 		{name: "jQuery UI", versions: []string{"1.13.2"}, purl: "pkg:npm/jquery-ui@1.13.2", kinds: []string{sentinel.EvidenceHash}},
 		{name: "Bootstrap", versions: []string{"3.3.7", "4.6.1"}, purl: "pkg:npm/bootstrap@3.3.7", kinds: []string{sentinel.EvidenceHash}},
 		{name: "Underscore.js", versions: []string{"1.13.4"}, purl: "pkg:npm/underscore@1.13.4", kinds: []string{sentinel.EvidenceHash}},
@@ -36,15 +39,15 @@ func TestScan_Libraries(t *testing.T) {
 			t.Errorf("jQuery 3.4.1: no versioned CDN path evidence in %+v", d.Evidence)
 		}
 	}
-	// The banner-stripped copy: named by its file, no version.
-	if d := find(res, "jQuery", ""); d != nil {
-		if d.Purl != "" || d.Confidence != sentinel.ConfidenceProduct {
-			t.Errorf("jQuery without version: purl %q confidence %d, want none and %d", d.Purl, d.Confidence, sentinel.ConfidenceProduct)
+	// The banner-stripped copy: its version from jQuery's own constant.
+	if d := find(res, "jQuery", "3.7.1"); d != nil {
+		if d.Purl != "pkg:npm/jquery@3.7.1" || d.Confidence != sentinel.ConfidenceBanner {
+			t.Errorf("jQuery 3.7.1 without banner: purl %q confidence %d, want pkg:npm/jquery@3.7.1 and %d", d.Purl, d.Confidence, sentinel.ConfidenceBanner)
 		}
-		for _, e := range d.Evidence {
-			if e.Version != "" {
-				t.Errorf("jQuery without version carries versioned evidence %+v", e)
-			}
+		if !slices.ContainsFunc(d.Evidence, func(e sentinel.DetectionEvidence) bool {
+			return strings.HasPrefix(e.Detail, "version constant: ") && strings.HasSuffix(e.URL, "/assets/jquery.min.js")
+		}) {
+			t.Errorf("jQuery 3.7.1 evidence %+v: want the version constant of assets/jquery.min.js", d.Evidence)
 		}
 	}
 	if n := cdnPages.Load(); n != 0 {

@@ -118,7 +118,11 @@ func reconcile(obs []observation) []sentinel.Detection {
 					break
 				}
 			}
-			if owner == "" && !o.ownFile && (len(versions) == 1 || (o.aux && len(versions) > 0)) {
+			// Evidence that only a page's reference or a script URL rule
+			// gives (a jQuery rule matching .../jquery-ui/ui/widgets/dialog.min.js)
+			// is not a copy of its own: with versioned copies found, it
+			// joins the lowest instead of standing as an unknown one.
+			if owner == "" && !o.ownFile && (len(versions) == 1 || ((o.aux || o.fromURL) && len(versions) > 0)) {
 				owner = versions[0]
 			}
 			if owner == "" {

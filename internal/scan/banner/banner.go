@@ -198,6 +198,9 @@ var rules = []rule{
 	// {_uid:Xi++,_component:s,...,_context:i,_instance:null,version:ss,...} and ss="3.2.47".
 	constant("vue", `,_instance:null,version:`, `,_instance:null,version:([\w$]{1,4})[,}]`),
 	after("vue", `,_instance:null,version:"`, `,_instance:null,version:"`+ver+`"`),
+	// jQuery minified, alone or in a bundle that dropped its banner:
+	// C.fn=C.prototype={jquery:k,constructor:C,... and k="3.5.1".
+	constant("jquery", `.prototype={jquery:`, `\.prototype=\{jquery:([\w$]{1,4}),constructor:`),
 	// Angular (2 and later) stamps its version on the root element:
 	// esbuild builds (Angular 17+) inline it, fi(e,n,["ng-version","17.3.12"]);
 	// webpack builds name the VERSION constant, "ng-version",Xc.full with
@@ -253,7 +256,7 @@ func Find(name string, content []byte) []Match {
 			}
 			v, text := string(m[1]), m[0]
 			if r.ref {
-				cv, set := constantValue(content, m[1])
+				cv, set := constantValue(content, m[1], at)
 				if cv == "" {
 					continue
 				}
@@ -278,23 +281,36 @@ var constVersion = regexp.MustCompile(`^=(?:new [\w$]{1,4}\()?"` + ver + `"`)
 // constantValue finds where the constant named name is set to a version
 // (`,ss="3.2.47"`, `const ss="3.2.47"`, `Xc=new Pd("12.2.16")`) and
 // returns the version and the text; "" when it is not found within maxKeys
-// assignments to name.
-func constantValue(content, name []byte) (string, []byte) {
-	for _, op := range []string{`="`, `=new `} {
-		assign := append(bytes.Clone(name), op...)
-		for n, off := 0, 0; n < maxKeys && off < len(content); n++ {
-			j := bytes.Index(content[off:], assign)
-			if j < 0 {
-				break
-			}
-			at := off + j
-			off = at + len(assign)
-			if at > 0 && isIdent(content[at-1]) {
-				continue // the end of a longer name
-			}
-			end := at + len(name)
-			if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
-				return string(m[1]), content[at : end+len(m[0])]
+// assignments to name each way. Minified names are short and a bundle
+// reuses them in every module, so the assignment nearest before use, at,
+// is taken first (a library sets its version at its top), then the
+// nearest after it.
+func constantValue(content, name []byte, at int) (string, []byte) {
+	for _, back := range []bool{true, false} {
+		for _, op := range []string{`="`, `=new `} {
+			assign := append(bytes.Clone(name), op...)
+			lo, hi := at, at
+			for n := 0; n < maxKeys; n++ {
+				var j int
+				if back {
+					if j = bytes.LastIndex(content[:hi], assign); j < 0 {
+						break
+					}
+					hi = j
+				} else {
+					if j = bytes.Index(content[lo:], assign); j < 0 {
+						break
+					}
+					j += lo
+					lo = j + len(assign)
+				}
+				if j > 0 && isIdent(content[j-1]) {
+					continue // the end of a longer name
+				}
+				end := j + len(name)
+				if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
+					return string(m[1]), content[j : end+len(m[0])]
+				}
 			}
 		}
 	}

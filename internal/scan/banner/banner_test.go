@@ -84,6 +84,10 @@ func TestFind_Synthetic(t *testing.T) {
 		{"next_constant", "main-f61746aa183f4a64.js", `(t,{emitter:function(){return z},hydrate:function(){return ef},initialize:function(){return K},router:function(){return n},version:function(){return G}});let _=r(8754);G="14.2.3",z=(0,v.default)()`, []string{"next@14.2.3"}},
 		{"next_constant_arrows", "main.js", `(t,{emitter:()=>z,hydrate:()=>ef,initialize:()=>K,router:()=>n,version:()=>G});let G="15.0.3"`, []string{"next@15.0.3"}},
 		{"next_other_exports", "main.js", `(t,{hydrate:function(){return ef},render:function(){return K},version:function(){return G}});G="1.2.3"`, nil},
+		// jQuery's version constant, the nearest assignment before its use
+		// taken over another module's of the same short name.
+		{"jquery_constant", "vendor.js", `function(e){var k="1.0.2";e.exports=k},function(e){var u=[],k="3.5.1",C=function(e,t){return new C.fn.init(e,t)};C.fn=C.prototype={jquery:k,constructor:C,length:0}}`, []string{"jquery@3.5.1"}},
+		{"jquery_constant_after", "vendor.js", `C.fn=C.prototype={jquery:k,constructor:C,length:0};var k="3.6.0"`, []string{"jquery@3.6.0"}},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
