@@ -15,7 +15,8 @@ import (
 // build tools leave them (testdata/sites/bundles): a webpack 5 bundle of
 // jQuery, lodash, Vue 2 and React 17, whose banners webpack's minifier
 // moved to main.<hash>.js.LICENSE.txt, and three Vite bundles (Vue 3.4,
-// which keeps its packages' banners; Vue 3.2, which has none; React 18).
+// which keeps its packages' banners; Vue 3.2, which has none; React 18),
+// and npm's PDF.js 2.16 build.
 // An Angular 17 application, prerendered, beside them. Only the libraries'
 // own code, the licence file and Angular's stamp name their versions.
 func TestScan_Bundles(t *testing.T) {
@@ -43,6 +44,8 @@ func TestScan_Bundles(t *testing.T) {
 		// Minified code, beside code only each library has.
 		{name: "Lodash", versions: []string{"4.17.20"}, purl: "pkg:npm/lodash@4.17.20"},
 		{name: "Vue.js", versions: []string{"2.6.14", "3.2.47", "3.4.21"}, purl: "pkg:npm/vue@2.6.14"},
+		// A copy of PDF.js: the version its API sends its worker.
+		{name: "PDF.js", versions: []string{"2.16.105"}, purl: "pkg:npm/pdfjs-dist@2.16.105"},
 		// The prerendered page's ng-version stamp and the bundle's.
 		{name: "Angular", versions: []string{"17.3.12"}, purl: "pkg:npm/%40angular/core@17.3.12"},
 	})
@@ -62,8 +65,8 @@ func TestScan_Bundles(t *testing.T) {
 			t.Errorf("jQuery 3.5.1 evidence %+v: want the licence file, naming its bundle", d.Evidence)
 		}
 	}
-	if len(res.Detections) != 9 {
-		t.Errorf("%d detections, want 9: %v", len(res.Detections), versions(res))
+	if len(res.Detections) != 10 {
+		t.Errorf("%d detections, want 10: %v", len(res.Detections), versions(res))
 	}
 }
 

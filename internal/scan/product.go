@@ -39,7 +39,7 @@ var npmDisplay = map[string]string{
 	"axios": "Axios", "swiper": "Swiper", "datatables.net": "DataTables",
 	"marked": "Marked", "highlight.js": "Highlight.js", "tinymce": "TinyMCE",
 	"prototype": "Prototype", "jquery-mobile": "jQuery Mobile", "js-cookie": "JavaScript Cookie",
-	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon", "next": "Next.js",
+	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon", "next": "Next.js", "pdfjs-dist": "PDF.js",
 }
 
 var npmCategory = map[string]string{

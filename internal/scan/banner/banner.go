@@ -212,6 +212,12 @@ var rules = []rule{
 	// {emitter:function(){return z},hydrate:function(){return ef},initialize:
 	// function(){return K},router:function(){return n},version:function(){return G}} and G="14.2.3".
 	constant("next", `,hydrate:`, `,hydrate:`+getter+`,initialize:`+getter+`,router:`+getter+`,version:(?:function\(\)\{return |\(\)=>)([\w$]{1,4})\b`),
+	// PDF.js: its source's pdfjsVersion, and in the minified builds the
+	// version the API sends its worker, {docId:n,apiVersion:"2.16.105",source:...},
+	// and the worker checks: l="4.0.379";if(c!==l)throw new Error(`The API version ...
+	after("pdfjs-dist", "pdfjsVersion", `pdfjsVersion\s?=\s?['"]`+ver+`['"]`),
+	after("pdfjs-dist", `,apiVersion:"`, `,apiVersion:"`+ver+`",(?:source|data):`),
+	signature("pdfjs-dist", "throw new Error(\x60The API version", `="`+ver+`";if\([\w$]{1,4}!==[\w$]{1,4}\)throw new Error\(\x60The API version`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 

@@ -88,6 +88,10 @@ func TestFind_Synthetic(t *testing.T) {
 		// taken over another module's of the same short name.
 		{"jquery_constant", "vendor.js", `function(e){var k="1.0.2";e.exports=k},function(e){var u=[],k="3.5.1",C=function(e,t){return new C.fn.init(e,t)};C.fn=C.prototype={jquery:k,constructor:C,length:0}}`, []string{"jquery@3.5.1"}},
 		{"jquery_constant_after", "vendor.js", `C.fn=C.prototype={jquery:k,constructor:C,length:0};var k="3.6.0"`, []string{"jquery@3.6.0"}},
+		// PDF.js: the version its API sends the worker, and the worker's check.
+		{"pdfjs_api", "viewer.js", `orker(t);e._worker=A}const Y={docId:i,apiVersion:"4.0.379",data:a,password:h,disableAutoFetch:j}`, []string{"pdfjs-dist@4.0.379"}},
+		{"pdfjs_worker", "pdf.worker.min.js", "=[],p=(0,r.getVerbosityLevel)(),m=e.apiVersion,b=\"2.16.105\";if(m!==b)throw new Error(\x60The API version \"${m}\" does not match", []string{"pdfjs-dist@2.16.105"}},
+		{"pdfjs_source", "pdf.worker.js", "const pdfjsVersion = '2.16.105';\nconst pdfjsBuild = '172ccdbe5';", []string{"pdfjs-dist@2.16.105"}},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
