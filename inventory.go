@@ -113,3 +113,13 @@ type LiveComponent struct {
 	Kind     string // SourceSBOM or SourceScan
 	InventoryItem
 }
+
+// EcosystemCount is how much of an organization's inventory is in one
+// ecosystem: its distinct components (name and version) and the hosts
+// they were seen on. Ecosystem "" counts the components without a purl
+// that names an ecosystem.
+type EcosystemCount struct {
+	Ecosystem  string `json:"ecosystem"`
+	Components int    `json:"components"`
+	Hosts      int    `json:"hosts"`
+}

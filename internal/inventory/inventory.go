@@ -50,6 +50,8 @@ import (
 type Store interface {
 	sentinel.OrgFinder
 	SearchInventory(ctx context.Context, orgID, name, version string, maxHosts int) (*sentinel.InventorySummary, error)
+	// InventoryEcosystems counts the inventory per ecosystem.
+	InventoryEcosystems(ctx context.Context, orgID string) ([]sentinel.EcosystemCount, error)
 	// FindSubmissions lists submissions, of one host or all, oldest or
 	// newest first.
 	FindSubmissions(ctx context.Context, f sentinel.SubmissionFilter) ([]*sentinel.Submission, string, error)
@@ -85,6 +87,13 @@ type KEVChecker interface {
 	IsKEV(purl string) bool
 }
 
+// Advisories tells which ecosystems the service's advisories name (base
+// OSV ecosystems: "npm", "Debian", "Red Hat"). The intel index implements
+// it.
+type Advisories interface {
+	Ecosystems() []string
+}
+
 // noKEV is the default KEVChecker: nothing is known-exploited.
 type noKEV struct{}
 
@@ -115,6 +124,9 @@ type Service struct {
 	// KEV flags known-exploited components in search results; nil means
 	// none are.
 	KEV KEVChecker
+	// Advisories says which ecosystems components are matched in, for the
+	// coverage of GET /v1/inventory/ecosystems; nil means none.
+	Advisories Advisories
 	// MaxSubmission bounds an SBOM's size (default DefaultMaxSubmission).
 	MaxSubmission int64
 	// MemoryBudget bounds what submissions being decoded hold at once; each
@@ -170,6 +182,9 @@ func (s *Service) Routes() []httpapi.Route {
 		{Method: "GET", Path: "/api/v1/inventory/components/search", Scope: sentinel.ScopeSCARead, Query: []string{"name", "version"},
 			Summary:  "Search the component inventory by name (and version) across every submission.",
 			Response: SearchResult{}, Handler: s.search},
+		{Method: "GET", Path: "/v1/inventory/ecosystems", Scope: sentinel.ScopeSCARead,
+			Summary:  "The inventory per ecosystem, and whether the service has advisories to match each against: components of an ecosystem without advisories are never checked.",
+			Response: Coverage{}, Handler: s.coverage},
 		{Method: "GET", Path: "/v1/sbom/submissions", Scope: sentinel.ScopeSCARead, Query: []string{"host", "order", "limit", "cursor"},
 			Summary:  "List the organization's SBOM submissions, of one host or all, oldest first (order=newest: newest first).",
 			Response: httpapi.ListResponse[sentinel.Submission]{}, Handler: s.listSubmissions},

@@ -138,6 +138,8 @@ var bandOrder = []string{sentinel.BandCritical, sentinel.BandHigh, sentinel.Band
 type inventoryData struct {
 	Name, Version string
 	Result        *inventory.SearchResult
+	// Coverage is the inventory per ecosystem, shown without a search.
+	Coverage *inventory.Coverage
 }
 
 func (s *Site) inventory(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
@@ -156,6 +158,12 @@ func (s *Site) inventory(w http.ResponseWriter, r *http.Request, c *reqCtx) erro
 			return err
 		}
 		d.Result = &res
+	} else {
+		var cov inventory.Coverage
+		if err := s.call(r, c, http.MethodGet, "/v1/inventory/ecosystems", nil, nil, &cov); err != nil {
+			return err
+		}
+		d.Coverage = &cov
 	}
 	s.render(w, r, c, http.StatusOK, "inventory.html", v)
 	return nil

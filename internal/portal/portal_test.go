@@ -236,3 +236,25 @@ func cookie(r response, name string) *http.Cookie {
 	}
 	return nil
 }
+
+// TestInventoryCoverage: the inventory page says which ecosystems the
+// service has no advisories for, and how many components that leaves
+// unchecked (a RHEL host's packages, with the default intel).
+func TestInventoryCoverage(t *testing.T) {
+	e := mustEnv(t)
+	servertest.SyncIntel(t, e.s)
+	e.submit(t, e.org, "rhel-1", `{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,"components":[
+		{"type":"library","bom-ref":"a","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"},
+		{"type":"library","bom-ref":"b","name":"bash","version":"5.1.8-9.el9","purl":"pkg:rpm/redhat/bash@5.1.8-9.el9?arch=x86_64&distro=rhel-9.4"}]}`)
+	pw := e.mustUser(t, e.org, "vi@acme.example", sentinel.RoleViewer)
+	b := newBrowser(t, e)
+	b.mustLogin("acme", "vi@acme.example", pw)
+	r := b.get("/inventory")
+	row := func(eco, checked string) *regexp.Regexp {
+		return regexp.MustCompile(`>` + eco + `</td>\s*<td data-label="Components">1</td><td data-label="Hosts">1</td><td data-label="Checked against advisories">` + checked + `</td>`)
+	}
+	if r.status != http.StatusOK || !strings.Contains(r.body, "1 of 2 components are never checked") ||
+		!row("Red Hat", "<strong>no</strong>").MatchString(r.body) || !row("npm", "yes").MatchString(r.body) {
+		t.Errorf("GET /inventory: %d\n%s", r.status, r.body)
+	}
+}

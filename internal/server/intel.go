@@ -54,6 +54,7 @@ func (s *Server) setupIntel() {
 		return watch.EnqueueReconcile(ctx, tx, orgID, submissionID)
 	}
 	s.Inventory.KEV = kevChecker{s}
+	s.Inventory.Advisories = advisoryEcosystems{s}
 	interval := cfg.IntelInterval
 	if interval <= 0 {
 		interval = 6 * time.Hour
@@ -158,6 +159,11 @@ func (s *Server) startIntel(ctx context.Context) {
 		}
 	}()
 }
+
+// advisoryEcosystems are the ecosystems of the loaded index's advisories.
+type advisoryEcosystems struct{ s *Server }
+
+func (a advisoryEcosystems) Ecosystems() []string { return a.s.Intel.Index().Ecosystems() }
 
 // kevChecker flags a component known-exploited for the inventory search
 // when any advisory that affects it is in the KEV catalog.

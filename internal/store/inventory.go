@@ -504,3 +504,23 @@ func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, m
 	}
 	return out, rows.Err()
 }
+
+// InventoryEcosystems counts an organization's inventory per ecosystem,
+// sorted by ecosystem.
+func (db *DB) InventoryEcosystems(ctx context.Context, orgID string) ([]sentinel.EcosystemCount, error) {
+	rows, err := db.Query(ctx, `SELECT ecosystem, COUNT(DISTINCT name || '@' || version), COUNT(DISTINCT host)
+		FROM inventory_sightings WHERE org_id = $1 GROUP BY ecosystem ORDER BY ecosystem`, orgID)
+	if err != nil {
+		return nil, fmt.Errorf("count inventory ecosystems: %w", err)
+	}
+	defer rows.Close()
+	out := []sentinel.EcosystemCount{}
+	for rows.Next() {
+		var c sentinel.EcosystemCount
+		if err := rows.Scan(&c.Ecosystem, &c.Components, &c.Hosts); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -371,6 +371,26 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	if got := summary(b, "flask-login", "", 10); got.HostCount != 0 {
 		t.Errorf("org b sees a's components: %+v", got)
 	}
+	// The inventory per ecosystem: distinct components and hosts.
+	ecos, err := db.InventoryEcosystems(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lodash *sentinel.EcosystemCount
+	for i := range ecos {
+		if i > 0 && ecos[i-1].Ecosystem >= ecos[i].Ecosystem {
+			t.Errorf("InventoryEcosystems not sorted: %+v", ecos)
+		}
+		if ecos[i].Ecosystem == "npm" {
+			lodash = &ecos[i]
+		}
+	}
+	if lodash == nil || lodash.Components < 2 || lodash.Hosts != 2 {
+		t.Errorf("InventoryEcosystems npm = %+v, want lodash's two versions on two hosts", lodash)
+	}
+	if other, err := db.InventoryEcosystems(ctx, b.ID); err != nil || len(other) != 1 || other[0] != (sentinel.EcosystemCount{Ecosystem: "npm", Components: 1, Hosts: 1}) {
+		t.Errorf("InventoryEcosystems of org b = %+v, %v; want its own lodash only", other, err)
+	}
 
 	// Another organization's inventory is invisible.
 	if ss, _ := db.FindSightings(ctx, b.ID, "flask-login", ""); len(ss) != 0 {
