@@ -54,8 +54,15 @@ type Detection struct {
 	// Categories are the technology categories ("JavaScript libraries", "CMS").
 	Categories []string `json:"categories,omitempty"`
 	// CPE is the product's CPE 2.3 name where the rule set knows it.
-	CPE      string              `json:"cpe,omitempty"`
-	Evidence []DetectionEvidence `json:"evidence"`
+	CPE string `json:"cpe,omitempty"`
+	// Distribution names the operating system distribution whose build of
+	// the product the server announces ("Ubuntu" for "Apache/2.4.41
+	// (Ubuntu)" or "PHP/7.4.3-4ubuntu2.19"). A distribution backports
+	// security fixes without changing the upstream version, so advisories
+	// matched on that version may already be fixed there: the host's own
+	// package list (an agent SBOM) decides.
+	Distribution string              `json:"distribution,omitempty"`
+	Evidence     []DetectionEvidence `json:"evidence"`
 }
 
 // MarshalJSON writes an empty Version or Purl as null, as the API promises.

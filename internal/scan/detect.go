@@ -53,6 +53,9 @@ type observation struct {
 	// inFile marks what a fetched file's content says (its hash, a
 	// banner): the file's URL is part of the evidence.
 	inFile bool
+	// distro names the distribution whose build a server announces
+	// (sentinel.Detection.Distribution).
+	distro string
 	// categories and cpe from the fingerprint rules, when they matched.
 	categories []string
 	cpe        string
@@ -101,6 +104,53 @@ var headerRules = []headerRule{
 	{"X-Magento-Cache-Debug", regexp.MustCompile(`.`), "magento"},
 }
 
+// Distributions' marks in a server's announcement: the Server header's
+// comment ("Apache/2.4.41 (Ubuntu)", which names the build of every
+// product in the header) and a version's package revision
+// ("PHP/7.4.3-4ubuntu2.19", "nginx/1.22.1+deb12u1", ".el9").
+var (
+	distroComment  = regexp.MustCompile(`\((Ubuntu|Debian|Raspbian|CentOS(?: Stream)?|Red Hat(?: Enterprise Linux)?|Fedora|Amazon(?: Linux)?|Rocky Linux|AlmaLinux|Oracle Linux|Linux/SUSE|SUSE|openSUSE)\)`)
+	distroRevision = []struct {
+		re   *regexp.Regexp
+		name string
+	}{
+		{regexp.MustCompile(`(?i)^[-+~][\w.+~-]*ubuntu`), "Ubuntu"},
+		{regexp.MustCompile(`(?i)^[-+~][\w.+~-]*(?:deb\d|\+deb|~deb|dfsg)`), "Debian"},
+		{regexp.MustCompile(`^[-+~.][\w.+~-]*\.el\d`), "Red Hat Enterprise Linux"},
+		{regexp.MustCompile(`^[-+~.][\w.+~-]*\.fc\d`), "Fedora"},
+		{regexp.MustCompile(`^[-+~.][\w.+~-]*\.amzn\d`), "Amazon Linux"},
+	}
+)
+
+// headerDistribution names the distribution whose build a header's
+// product at value[:end] is (end is where the product's version ends),
+// or "".
+func headerDistribution(header, value string, end int) string {
+	tail := value[end:]
+	if i := strings.IndexAny(tail, " \t"); i >= 0 {
+		tail = tail[:i]
+	}
+	for _, d := range distroRevision {
+		if d.re.MatchString(tail) {
+			return d.name
+		}
+	}
+	if header == "Server" {
+		if m := distroComment.FindStringSubmatch(value); m != nil {
+			switch m[1] {
+			case "Linux/SUSE", "SUSE":
+				return "SUSE"
+			case "Red Hat", "Red Hat Enterprise Linux":
+				return "Red Hat Enterprise Linux"
+			case "Amazon", "Amazon Linux":
+				return "Amazon Linux"
+			}
+			return m[1]
+		}
+	}
+	return ""
+}
+
 // cookieRule names the product a session cookie belongs to.
 type cookieRule struct {
 	re  *regexp.Regexp
@@ -146,6 +196,7 @@ func (c *crawl) analyzeHTTP(r *response) {
 				if ver := normVersion(m[1]); ver != "" {
 					o.version, o.confidence = ver, sentinel.ConfidenceGenerator
 					o.weak = !precise(ver)
+					o.distro = headerDistribution(h.header, v, h.re.FindStringIndex(v)[1])
 				}
 			}
 			out = append(out, o)
@@ -236,7 +287,8 @@ func serverPageObservations(r *response) []observation {
 		if m := sp.re.FindSubmatch(head); m != nil {
 			if v := normVersion(string(m[1])); v != "" {
 				out = append(out, observation{key: sp.key, version: v, kind: sentinel.EvidenceFingerprint, url: r.url.String(),
-					detail: fmt.Sprintf("page (HTTP %d): %s", r.status, m[0]), confidence: sentinel.ConfidenceGenerator})
+					detail: fmt.Sprintf("page (HTTP %d): %s", r.status, m[0]), confidence: sentinel.ConfidenceGenerator,
+					distro: headerDistribution("Server", string(m[0]), len(m[0]))}) // Apache's address line is its Server header
 			}
 		}
 	}

@@ -93,3 +93,35 @@ func maps(a, b map[string]int) bool {
 	}
 	return true
 }
+
+func TestHeaderDistribution(t *testing.T) {
+	for _, c := range []struct{ header, value, key, want string }{
+		{"Server", "Apache/2.4.41 (Ubuntu)", "apache", "Ubuntu"},
+		{"Server", "nginx/1.18.0 (Ubuntu)", "nginx", "Ubuntu"},
+		{"Server", "Apache/2.4.57 (Debian) OpenSSL/3.0.11 PHP/8.2.7", "openssl", "Debian"},
+		{"Server", "Apache/2.4.37 (Red Hat Enterprise Linux) OpenSSL/1.1.1k", "apache", "Red Hat Enterprise Linux"},
+		{"Server", "Apache/2.4.6 (CentOS) PHP/5.4.16", "php", "CentOS"},
+		{"Server", "Apache/2.4.62 (Unix) OpenSSL/3.0.13", "apache", ""},
+		{"Server", "Apache/2.4.58 (Win64) OpenSSL/3.1.3 PHP/8.2.12", "php", ""},
+		{"Server", "nginx/1.25.3", "nginx", ""},
+		{"X-Powered-By", "PHP/7.4.3-4ubuntu2.19", "php", "Ubuntu"},
+		{"X-Powered-By", "PHP/8.2.7-1~deb12u1", "php", "Debian"},
+		{"X-Powered-By", "PHP/7.4.33+deb11u1", "php", "Debian"},
+		{"X-Powered-By", "PHP/8.1.2-1ubuntu2.14", "php", "Ubuntu"},
+		{"X-Powered-By", "PHP/8.3.8", "php", ""},
+		{"X-Powered-By", "PHP/5.4.16 (CentOS)", "php", ""}, // a comment only counts in Server
+	} {
+		var got []string
+		for _, h := range headerRules {
+			if h.header != c.header || h.key != productKey(c.key) {
+				continue
+			}
+			if loc := h.re.FindStringIndex(c.value); loc != nil {
+				got = append(got, headerDistribution(c.header, c.value, loc[1]))
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: %s (%s): %q, want %q", c.header, c.value, c.key, got, c.want)
+		}
+	}
+}

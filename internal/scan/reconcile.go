@@ -192,6 +192,9 @@ func detection(key productKey, version string, os []observation) sentinel.Detect
 	seen := map[[3]string]bool{}
 	for _, o := range os {
 		d.Confidence = max(d.Confidence, o.confidence)
+		if d.Distribution == "" && o.distro != "" {
+			d.Distribution = o.distro
+		}
 		if d.CPE == "" && o.cpe != "" {
 			d.CPE = o.cpe
 		}

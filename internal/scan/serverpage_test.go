@@ -105,3 +105,33 @@ func TestScan_PhpMyAdminAtRoot(t *testing.T) {
 		t.Fatalf("no phpMyAdmin 5.1.1 in %v", versions(res))
 	}
 }
+
+// TestScan_DistributionBuilds: a server that announces a distribution's
+// build (Ubuntu's Apache and PHP, in the headers and on Apache's error
+// page) is reported at the upstream version, naming the distribution,
+// whose packages may carry backported fixes.
+func TestScan_DistributionBuilds(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=UTF-8")
+		if r.URL.Path != "/" {
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte("<html><head><title>404 Not Found</title></head><body>\n<h1>Not Found</h1>\n<hr>\n<address>Apache/2.4.41 (Ubuntu) Server at shop.example Port 80</address>\n</body></html>\n"))
+			return
+		}
+		w.Header().Set("Server", "Apache/2.4.41 (Ubuntu)")
+		w.Header().Set("X-Powered-By", "PHP/7.4.3-4ubuntu2.19")
+		w.Write([]byte(`<!doctype html><html><head><title>Shop</title></head><body><a href="/about">about</a></body></html>`))
+	}))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	for _, w := range []struct{ name, version string }{{"Apache HTTP Server", "2.4.41"}, {"PHP", "7.4.3"}} {
+		d := find(res, w.name, w.version)
+		if d == nil {
+			t.Errorf("%s %s not detected: %v", w.name, w.version, versions(res))
+			continue
+		}
+		if d.Distribution != "Ubuntu" || d.Purl == "" {
+			t.Errorf("%s %s: distribution %q purl %q, want Ubuntu and the upstream purl", w.name, w.version, d.Distribution, d.Purl)
+		}
+	}
+}

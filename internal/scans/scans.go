@@ -452,7 +452,13 @@ func (s *Service) RunJob(ctx context.Context, j *sentinel.Job) error {
 			}
 			in.Components = append(in.Components, sentinel.Component{Purl: d.Purl, Name: d.Name, Version: d.Version})
 			for _, e := range d.Evidence {
-				in.Evidence[d.Purl] = append(in.Evidence[d.Purl], sentinel.FindingEvidence{Kind: e.Kind, Source: sc.ID, URL: e.URL, Detail: e.Detail})
+				detail := e.Detail
+				if d.Distribution != "" && e.Kind == sentinel.EvidenceHeader {
+					// The version is upstream's; the distribution's
+					// package may carry the fix (Detection.Distribution).
+					detail += " [" + d.Distribution + "'s build: it may have backported the fix; the host's package list decides]"
+				}
+				in.Evidence[d.Purl] = append(in.Evidence[d.Purl], sentinel.FindingEvidence{Kind: e.Kind, Source: sc.ID, URL: e.URL, Detail: detail})
 			}
 		}
 		if fr, err = s.Findings.Reconcile(ctx, in); err != nil {

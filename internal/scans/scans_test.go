@@ -54,6 +54,7 @@ func newSite(t *testing.T) *site {
 			return
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Server", "Apache/2.4.41 (Ubuntu)")
 		fmt.Fprint(w, `<!doctype html><html><head><title>Shop</title>
 <script src="/static/js/jquery.min.js"></script><script src="/static/js/bootstrap.min.js"></script></head>
 <body><a href="/products">Products</a></body></html>`)
@@ -238,6 +239,25 @@ func TestScanLifecycle(t *testing.T) {
 	}
 	if len(fs.Data) != sc.Findings || !kev {
 		t.Errorf("%d findings (scan says %d), known-exploited jQuery finding: %v", len(fs.Data), sc.Findings, kev)
+	}
+	// Ubuntu's Apache 2.4.41: matched at the upstream version, and its
+	// findings say the distribution may have backported the fix.
+	if d := byName["Apache HTTP Server 2.4.41"]; d.Distribution != "Ubuntu" {
+		t.Errorf("Apache detection %+v", d)
+	}
+	apache := 0
+	for _, f := range fs.Data {
+		if f.Purl == "pkg:bitnami/apache@2.4.41" {
+			apache++
+			if !slices.ContainsFunc(f.Evidence, func(ev sentinel.FindingEvidence) bool {
+				return ev.Kind == sentinel.EvidenceHeader && strings.Contains(ev.Detail, "Ubuntu's build: it may have backported the fix")
+			}) {
+				t.Errorf("Apache finding evidence %+v", f.Evidence)
+			}
+		}
+	}
+	if apache == 0 {
+		t.Errorf("no finding for Ubuntu's Apache 2.4.41 among %d", len(fs.Data))
 	}
 
 	// The inventory: the site is where jQuery runs.
