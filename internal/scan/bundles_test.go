@@ -38,8 +38,9 @@ func TestScan_Bundles(t *testing.T) {
 	checkDetections(t, res, []want{
 		// The licence file's banner and jQuery's version constant.
 		{name: "jQuery", versions: []string{"3.5.1"}, purl: "pkg:npm/jquery@3.5.1", kinds: []string{sentinel.EvidenceFingerprint}},
-		// Both: the licence file's banners and react-dom's own constant.
-		{name: "React", versions: []string{"17.0.2"}, purl: "pkg:npm/react@17.0.2"},
+		// React 17: the licence file's banners and react-dom's own constant;
+		// React 18: the constants after its last exports.
+		{name: "React", versions: []string{"17.0.2", "18.2.0"}, purl: "pkg:npm/react@17.0.2"},
 		{name: "ReactDOM", versions: []string{"17.0.2", "18.2.0"}, purl: "pkg:npm/react-dom@17.0.2"},
 		// Minified code, beside code only each library has.
 		{name: "Lodash", versions: []string{"4.17.20"}, purl: "pkg:npm/lodash@4.17.20"},
@@ -65,8 +66,8 @@ func TestScan_Bundles(t *testing.T) {
 			t.Errorf("jQuery 3.5.1 evidence %+v: want the licence file, naming its bundle", d.Evidence)
 		}
 	}
-	if len(res.Detections) != 10 {
-		t.Errorf("%d detections, want 10: %v", len(res.Detections), versions(res))
+	if len(res.Detections) != 11 {
+		t.Errorf("%d detections, want 11: %v", len(res.Detections), versions(res))
 	}
 }
 
@@ -84,5 +85,46 @@ func TestScan_NextJS(t *testing.T) {
 	})
 	if d := find(res, "Next.js", "14.2.3"); d != nil && len(d.Evidence) != 2 {
 		t.Errorf("Next.js evidence %+v: want the page's data script and the runtime's constant", d.Evidence)
+	}
+}
+
+// TestScan_SPABuilds scans three applications as their build tools leave
+// them (testdata/sites/spa): webpack 5 with every comment stripped (no
+// banner, no licence file: only the libraries' code names them), Vite with
+// React 18 (whose banners name no version), and a Nuxt 3 static site.
+func TestScan_SPABuilds(t *testing.T) {
+	for _, c := range []struct {
+		dir   string
+		wants []want
+	}{
+		{"webpack", []want{
+			{name: "Bootstrap", versions: []string{"4.3.1"}, purl: "pkg:npm/bootstrap@4.3.1"},
+			{name: "DOMPurify", versions: []string{"2.0.12"}, purl: "pkg:npm/dompurify@2.0.12"},
+			{name: "Handlebars", versions: []string{"4.7.6"}, purl: "pkg:npm/handlebars@4.7.6"},
+			{name: "jQuery", versions: []string{"3.4.1"}, purl: "pkg:npm/jquery@3.4.1"},
+			{name: "Moment.js", versions: []string{"2.29.1"}, purl: "pkg:npm/moment@2.29.1"},
+			{name: "React", versions: []string{"16.14.0"}, purl: "pkg:npm/react@16.14.0"},
+			{name: "ReactDOM", versions: []string{"16.14.0"}, purl: "pkg:npm/react-dom@16.14.0"},
+		}},
+		{"vite-react", []want{
+			{name: "Axios", versions: []string{"1.6.0"}, purl: "pkg:npm/axios@1.6.0"},
+			{name: "DOMPurify", versions: []string{"3.0.5"}, purl: "pkg:npm/dompurify@3.0.5"},
+			{name: "React", versions: []string{"18.3.1"}, purl: "pkg:npm/react@18.3.1"},
+			{name: "ReactDOM", versions: []string{"18.3.1"}, purl: "pkg:npm/react-dom@18.3.1"},
+		}},
+		{"nuxt", []want{
+			{name: "Nuxt.js", versions: []string{"3.21.11"}, purl: "pkg:npm/nuxt@3.21.11"},
+			{name: "Vue.js", versions: []string{"3.5.45"}, purl: "pkg:npm/vue@3.5.45"},
+		}},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("testdata", "sites", "spa", c.dir))))
+			t.Cleanup(srv.Close)
+			res := mustScan(t, srv.URL+"/", testConfig())
+			checkDetections(t, res, c.wants)
+			if len(res.Detections) != len(c.wants) {
+				t.Errorf("%d detections, want %d: %v", len(res.Detections), len(c.wants), versions(res))
+			}
+		})
 	}
 }

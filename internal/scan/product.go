@@ -40,10 +40,11 @@ var npmDisplay = map[string]string{
 	"marked": "Marked", "highlight.js": "Highlight.js", "tinymce": "TinyMCE",
 	"prototype": "Prototype", "jquery-mobile": "jQuery Mobile", "js-cookie": "JavaScript Cookie",
 	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon", "next": "Next.js", "pdfjs-dist": "PDF.js",
+	"nuxt": "Nuxt.js", "ember-source": "Ember.js",
 }
 
 var npmCategory = map[string]string{
-	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "next": "Web frameworks", "vue": "JavaScript frameworks",
+	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "next": "Web frameworks", "nuxt": "Web frameworks", "ember-source": "JavaScript frameworks", "vue": "JavaScript frameworks",
 	"react": "JavaScript frameworks", "react-dom": "JavaScript frameworks", "backbone": "JavaScript frameworks",
 	"knockout": "JavaScript frameworks", "tinymce": "Rich text editors", "chart.js": "JavaScript graphics",
 	"d3": "JavaScript graphics",

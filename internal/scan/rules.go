@@ -51,7 +51,7 @@ var wappalyzerKeys = map[string]productKey{
 	"Chart.js": "npm:chart.js", "Axios": "npm:axios", "Swiper": "npm:swiper", "Popper": "npm:@popperjs/core",
 	"DataTables": "npm:datatables.net", "Highlight.js": "npm:highlight.js", "TinyMCE": "npm:tinymce",
 	"Prototype": "npm:prototype", "jQuery Mobile": "npm:jquery-mobile", "Modernizr": "npm:modernizr",
-	"Marked": "npm:marked", "Next.js": "npm:next",
+	"Marked": "npm:marked", "Next.js": "npm:next", "Nuxt.js": "npm:nuxt", "Ember.js": "npm:ember-source",
 	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
 	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
 	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Redmine": "redmine",

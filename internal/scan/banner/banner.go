@@ -218,6 +218,32 @@ var rules = []rule{
 	after("pdfjs-dist", "pdfjsVersion", `pdfjsVersion\s?=\s?['"]`+ver+`['"]`),
 	after("pdfjs-dist", `,apiVersion:"`, `,apiVersion:"`+ver+`",(?:source|data):`),
 	signature("pdfjs-dist", "throw new Error(\x60The API version", `="`+ver+`";if\([\w$]{1,4}!==[\w$]{1,4}\)throw new Error\(\x60The API version`),
+	// moment bundled by a minifier that did not inline its min (terser
+	// without extra passes): a.version="2.29.1",i(Jn),a.fn=li,a.min=Zn,...
+	after("moment", `.version="`, `\.version="`+ver+`",(?:[\w$]{1,4}\([\w$]{1,4}\)|[\w$]{1,4}=[\w$]{1,4}),[\w$]{1,4}\.fn=[\w$]{1,4},[\w$]{1,4}\.min=`),
+	// Handlebars 4 bundled: t.VERSION="4.7.6",t.COMPILER_REVISION=8
+	signature("handlebars", `.COMPILER_REVISION=`, `\.VERSION="`+ver+`"[,;][\w$]{1,4}\.COMPILER_REVISION=`),
+	// DOMPurify 2 bundled: t.version="2.0.12",t.removed=[] (its banner
+	// names no version, and its licence URL another one).
+	signature("dompurify", `.removed=[]`, `\.version="`+ver+`"[,;][\w$]{1,4}\.removed=\[\]`),
+	// React without its banner (React 18's names no version): the last
+	// exports, t.useTransition=function(){return U.current.useTransition()},t.version="18.3.1"
+	// and in React 16 and 17 t.useState=function(e){return R().useState(e)},t.version="16.14.0".
+	after("react", `.useTransition()}`, `\.useTransition\(\)\}[,;][\w$]{1,4}\.version="`+ver+`"`),
+	after("react", `().useState(`, `\(\)\.useState\([\w$]{1,3}\)\}[,;][\w$]{1,4}\.version="`+ver+`"`),
+	// Axios 1.x bundled: its version constant names its warnings,
+	// "[Axios v"+om+"] Transitional option ... and om="1.6.0".
+	constant("axios", `"[Axios v"+`, `"\[Axios v"\+([\w$]{1,4})\+"\] Transitional option`),
+	// Bootstrap 4 plugins without their banner: var p="alert",y="4.3.1",g="bs.alert"
+	signature("bootstrap", `="bs.`, `="(?:alert|button|carousel|collapse|dropdown|modal|popover|scrollspy|tab|toast|tooltip)",[\w$]{1,4}="`+ver+`",[\w$]{1,4}="bs\.`),
+	// Bootstrap 5: static get VERSION(){return"5.3.3"}static get DATA_KEY(){return`bs.${this.NAME}`}
+	after("bootstrap", `static get VERSION(){return"`, `static get VERSION\(\)\{return"`+ver+`"\}static get DATA_KEY\(\)\{return\x60bs\.`),
+	// Nuxt 3's app object: versions:{get nuxt(){return"3.21.11"},get vue(){...}}
+	after("nuxt", `versions:{get nuxt(){return"`, `versions:\{get nuxt\(\)\{return"`+ver+`"\}`),
+	// Ember's banner, kept in vendor.js: "@overview  Ember - JavaScript
+	// Application Framework ... See https://raw.github.com/emberjs/ember.js/master/LICENSE
+	// * @version   5.12.0".
+	banner("ember-source", "emberjs/ember.js/master/LICENSE", `emberjs/ember\.js/master/LICENSE\s*\n\s*\*\s*@version\s+`+ver),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 

@@ -1,0 +1,1 @@
+import{_ as n}from"./DpOVdPig.js";import{_ as r,c as s,d as e,b as a,w as _,o as c}from"./BrbEt05w.js";const d={};function u(x,t){const o=n;return c(),s("div",null,[t[1]||(t[1]=e("Index page ",-1)),a(o,{to:"/about"},{default:_(()=>[...t[0]||(t[0]=[e("About",-1)])]),_:1})])}const m=r(d,[["render",u]]);export{m as default};
