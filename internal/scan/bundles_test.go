@@ -128,3 +128,21 @@ func TestScan_SPABuilds(t *testing.T) {
 		})
 	}
 }
+
+// TestScan_SourceMap: a bundle built with every comment stripped names no
+// version of the Popper.js 1 in it, but its source map, served beside it,
+// holds Popper's source with its banner (testdata/sites/sourcemap).
+func TestScan_SourceMap(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("testdata", "sites", "sourcemap"))))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	checkDetections(t, res, []want{{name: "Popper.js", versions: []string{"1.16.1"}, purl: "pkg:npm/popper.js@1.16.1", kinds: []string{sentinel.EvidenceFingerprint}}})
+	if d := find(res, "Popper.js", "1.16.1"); d != nil && !slices.ContainsFunc(d.Evidence, func(e sentinel.DetectionEvidence) bool {
+		return strings.HasSuffix(e.URL, "/static/js/main.b4fcdb5f.js.map") && strings.Contains(e.Detail, "node_modules/popper.js/dist/esm/popper.js")
+	}) {
+		t.Errorf("Popper.js evidence %+v: want the source map's file", d.Evidence)
+	}
+	if len(res.Detections) != 1 {
+		t.Errorf("detections %v, want Popper.js alone", versions(res))
+	}
+}

@@ -547,6 +547,9 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 			if lic := licenseFile(r); lic != "" {
 				c.licenses(ctx, lic, r.url.String())
 			}
+			if sm := sourceMapURL(r); sm != "" {
+				c.sourceMap(ctx, sm, r.url.String())
+			}
 		}
 		if len(obs) == 0 && !r.cut && len(r.body) < minLibraryBytes {
 			obs = append(obs, observation{url: u, siteCode: true}, observation{url: r.url.String(), siteCode: true})

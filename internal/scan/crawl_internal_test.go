@@ -3,7 +3,10 @@ package scan
 import (
 	"bytes"
 	"io"
+	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -44,4 +47,72 @@ func TestLicenseFile(t *testing.T) {
 			t.Errorf("licenseFile(%.60q) = %q, want %q", c.body, got, c.want)
 		}
 	}
+}
+
+func TestSourceMapURL(t *testing.T) {
+	base, _ := url.Parse("https://shop.example/static/js/main.3f2a1c.js")
+	for _, c := range []struct {
+		header, body, want string
+	}{
+		{"", "(()=>{})();\n//# sourceMappingURL=main.3f2a1c.js.map", "https://shop.example/static/js/main.3f2a1c.js.map"},
+		{"", "(()=>{})();\n//# sourceMappingURL=/maps/main.js.map\n", "https://shop.example/maps/main.js.map"},
+		{"", "x\n/*# sourceMappingURL=main.css.map */", ""},
+		{"", "x\n//# sourceMappingURL=data:application/json;base64,eyJ2ZXJzaW9uIjozfQ==", ""},
+		{"", "x\n//# sourceMappingURL=https://cdn.other.example/main.js.map", ""},
+		{"", "x", ""},
+		{"main.js.map", "x", "https://shop.example/static/js/main.js.map"},
+	} {
+		h := http.Header{}
+		if c.header != "" {
+			h.Set("SourceMap", c.header)
+		}
+		if got := sourceMapURL(&response{url: base, header: h, body: []byte(c.body)}); got != c.want {
+			t.Errorf("sourceMapURL(%q, %q) = %q, want %q", c.header, c.body, got, c.want)
+		}
+	}
+}
+
+// TestSourceMapObservations reads library sources only, in either key
+// order, and as much of a map cut short as was read.
+func TestSourceMapObservations(t *testing.T) {
+	jq := "/*! jQuery v3.4.1 | (c) JS Foundation */\n!function(){}"
+	own := "/*! jQuery v9.9.9 | our copy */"
+	whole := `{"version":3,"sources":["webpack://app/./src/index.js","webpack://app/./node_modules/jquery/dist/jquery.js","webpack://app/./node_modules/moment/moment.js"],` +
+		`"sourcesContent":[` + strconv.Quote(own) + `,` + strconv.Quote(jq) + `,"//! version : 2.29.1\n"],"mappings":"AAAA"}`
+	got := func(body string) []string {
+		var out []string
+		for _, o := range sourceMapObservations("https://x/m.map", "https://x/m.js", []byte(body)) {
+			out = append(out, string(o.key)+"@"+o.version)
+		}
+		return out
+	}
+	if g := got(whole); !slices.Equal(g, []string{"npm:jquery@3.4.1", "npm:moment@2.29.1"}) {
+		t.Errorf("whole map: %v", g)
+	}
+	reordered := `{"sourcesContent":[` + strconv.Quote(own) + `,null,` + strconv.Quote(jq) + `],"sources":["src/a.js","node_modules/x/y.js","node_modules/jquery/dist/jquery.js"]}`
+	if g := got(reordered); !slices.Equal(g, []string{"npm:jquery@3.4.1"}) {
+		t.Errorf("sources after contents: %v", g)
+	}
+	cut := whole[:strings.Index(whole, "//! version")+5]
+	if g := got(cut); !slices.Equal(g, []string{"npm:jquery@3.4.1"}) {
+		t.Errorf("cut map: %v", g)
+	}
+	for _, bad := range []string{"", "[]", "{", `{"sources":7}`, "not json"} {
+		if g := got(bad); len(g) != 0 {
+			t.Errorf("%q: %v", bad, g)
+		}
+	}
+}
+
+func FuzzSourceMap(f *testing.F) {
+	f.Add([]byte(`{"version":3,"sources":["node_modules/jquery/dist/jquery.js"],"sourcesContent":["/*! jQuery v3.4.1 | x */"]}`))
+	f.Add([]byte(`{"sourcesContent":[null,"//! version : 2.29.1\n"],"sources":["a.js","node_modules/moment/moment.js"]}`))
+	f.Add([]byte(`{"sources":["node_modules/a.js"],"sourcesContent":["/*! jQuery v3`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, o := range sourceMapObservations("https://x/m.map", "https://x/m.js", body) {
+			if o.key == "" || o.version == "" || !strings.Contains(o.detail, "node_modules/") {
+				t.Fatalf("bad observation %+v", o)
+			}
+		}
+	})
 }

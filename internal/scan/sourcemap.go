@@ -1,0 +1,168 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/scan/banner"
+)
+
+// Source maps. A production bundle often ends with "//# sourceMappingURL=
+// main.3f2a1c.js.map" and the map is served beside it: create-react-app
+// and many other set-ups publish them by default. A map's sourcesContent
+// holds each bundled file as it was written, banners and version
+// constants included, under its node_modules path; a minifier that
+// dropped them from the bundle left them there. The scan fetches the map
+// of a script once, on the script's host, within the response and total
+// byte limits, and reads the banners of the library files in it (never the
+// site's own sources). A map cut at the response limit is read as far as
+// it goes.
+
+// sourceMapURL is the address of a script's source map: the SourceMap
+// header, else the sourceMappingURL comment at the end of the script. An
+// inline map (a data: URL) and a map on another host are not fetched.
+func sourceMapURL(r *response) string {
+	ref := r.header.Get("SourceMap")
+	if ref == "" {
+		ref = r.header.Get("X-SourceMap")
+	}
+	if ref == "" {
+		tail := r.body[max(0, len(r.body)-512):]
+		i := bytes.LastIndex(tail, []byte("# sourceMappingURL="))
+		if i < 2 || tail[i-1] != '/' || tail[i-2] != '/' {
+			return ""
+		}
+		rest := tail[i+len("# sourceMappingURL="):]
+		if j := bytes.IndexAny(rest, " \t\r\n*"); j >= 0 {
+			rest = rest[:j]
+		}
+		ref = string(rest)
+	}
+	if ref == "" || len(ref) > 512 || strings.HasPrefix(strings.ToLower(ref), "data:") {
+		return ""
+	}
+	mu, err := url.Parse(ref)
+	if err != nil {
+		return ""
+	}
+	abs := r.url.ResolveReference(mu)
+	if abs.Host != r.url.Host || abs.Scheme != r.url.Scheme {
+		return ""
+	}
+	return abs.String()
+}
+
+// sourceMap fetches a bundle's source map and reads its library sources.
+func (c *crawl) sourceMap(ctx context.Context, u, bundle string) {
+	c.mu.Lock()
+	if c.seenAssets[u] || len(c.seenAssets) >= c.cfg.MaxAssets {
+		if !c.seenAssets[u] {
+			c.truncated["assets"] = true
+		}
+		c.mu.Unlock()
+		return
+	}
+	c.seenAssets[u] = true
+	c.mu.Unlock()
+	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
+	r, err := c.fetchFollow(ctx, u, sameHost, nil)
+	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
+		return
+	}
+	c.mu.Lock()
+	c.stats.Assets++
+	c.mu.Unlock()
+	defer c.analysing()()
+	if c.s.tap != nil {
+		c.s.tap("sourcemap", r.url.String(), r.header, r.body)
+	}
+	c.observe(sourceMapObservations(r.url.String(), bundle, r.body)...)
+}
+
+// maxMapSources bounds the sources of one map that are read.
+const maxMapSources = 5000
+
+// sourceMapObservations reads the banners of the library files (those
+// under node_modules/) of a source map, as far as the map can be decoded.
+func sourceMapObservations(mapURL, bundle string, body []byte) []observation {
+	var sources []string
+	var pending []*string // contents met before the sources list
+	var out []observation
+	read := func(i int, content string) {
+		if i >= len(sources) || content == "" {
+			return
+		}
+		src := sources[i]
+		k := strings.LastIndex(src, "node_modules/")
+		if k < 0 {
+			return // the site's own code
+		}
+		file := src[k:]
+		for _, m := range banner.Find(path.Base(file), []byte(content)) {
+			if v := normVersion(m.Version); v != "" {
+				out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: mapURL,
+					detail: "source map of " + bundle + ": " + file + ": " + m.Text, confidence: sentinel.ConfidenceBanner, inFile: true})
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch key, _ := t.(string); key {
+		case "sources":
+			if err := dec.Decode(&sources); err != nil {
+				return out
+			}
+			if len(sources) > maxMapSources {
+				sources = sources[:maxMapSources]
+			}
+			for i, p := range pending {
+				if p != nil {
+					read(i, *p)
+				}
+			}
+			pending = nil
+		case "sourcesContent":
+			if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+				return out
+			}
+			for i := 0; dec.More() && i < maxMapSources; i++ {
+				var s *string
+				if err := dec.Decode(&s); err != nil {
+					return out // cut at the response limit: what was read counts
+				}
+				if sources == nil {
+					pending = append(pending, s)
+					continue
+				}
+				if s != nil {
+					read(i, *s)
+				}
+			}
+			if sources != nil {
+				return out // nothing after the contents is needed
+			}
+			if _, err := dec.Token(); err != nil { // the closing ]
+				return out
+			}
+		default:
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return out
+			}
+		}
+	}
+	return out
+}
