@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -133,6 +134,10 @@ func Start(tb testing.TB, pages int) *Site {
 			return
 		}
 		f := lib[i%len(lib)]
+		if path.Base(r.URL.Path) != f.name {
+			http.NotFound(w, r) // a file the asset names beside it (jquery.min.map)
+			return
+		}
 		w.Header().Set("Content-Type", f.contentType)
 		w.Write(f.body)
 	})
