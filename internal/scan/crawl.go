@@ -98,6 +98,7 @@ func (s *Scanner) Scan(ctx context.Context, target string) (*Result, error) {
 		truncated:  map[string]bool{},
 		seenPages:  map[string]bool{},
 		seenAssets: map[string]bool{},
+		seenExtras: map[string]bool{},
 	}
 	res := &Result{Target: target}
 	c.run(runCtx, resolve(u, u.String()), res)
@@ -134,6 +135,10 @@ type crawl struct {
 	truncated  map[string]bool
 	seenPages  map[string]bool
 	seenAssets map[string]bool
+	// seenExtras are the files fetched beside a bundle (its licence file,
+	// its source map): counted apart from the assets, so that they never
+	// take the place of a page's scripts, and bounded by MaxAssets too.
+	seenExtras map[string]bool
 	obs        []observation
 	assetWG    sync.WaitGroup
 	// reserved is the budget held by requests in flight.
@@ -587,20 +592,29 @@ func licenseFile(r *response) string {
 	return r.url.ResolveReference(lu).String()
 }
 
-// licenses fetches a bundle's licence file (licenseFile), once per scan and
-// counted as an asset, and reads the banners in it as the bundle's: the
+// extra claims u for one fetch beside a bundle; false when it was
+// fetched already or the scan has fetched MaxAssets such files.
+func (c *crawl) extra(u string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seenExtras[u] {
+		return false
+	}
+	if len(c.seenExtras) >= c.cfg.MaxAssets {
+		c.truncated["assets"] = true
+		return false
+	}
+	c.seenExtras[u] = true
+	return true
+}
+
+// licenses fetches a bundle's licence file (licenseFile), once per scan
+// (see crawl.extra), and reads the banners in it as the bundle's: the
 // evidence names both.
 func (c *crawl) licenses(ctx context.Context, u, bundle string) {
-	c.mu.Lock()
-	if c.seenAssets[u] || len(c.seenAssets) >= c.cfg.MaxAssets {
-		if !c.seenAssets[u] {
-			c.truncated["assets"] = true
-		}
-		c.mu.Unlock()
+	if !c.extra(u) {
 		return
 	}
-	c.seenAssets[u] = true
-	c.mu.Unlock()
 	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
 	r, err := c.fetchFollow(ctx, u, sameHost, nil)
 	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {

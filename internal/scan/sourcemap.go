@@ -60,16 +60,9 @@ func sourceMapURL(r *response) string {
 
 // sourceMap fetches a bundle's source map and reads its library sources.
 func (c *crawl) sourceMap(ctx context.Context, u, bundle string) {
-	c.mu.Lock()
-	if c.seenAssets[u] || len(c.seenAssets) >= c.cfg.MaxAssets {
-		if !c.seenAssets[u] {
-			c.truncated["assets"] = true
-		}
-		c.mu.Unlock()
+	if !c.extra(u) {
 		return
 	}
-	c.seenAssets[u] = true
-	c.mu.Unlock()
 	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
 	r, err := c.fetchFollow(ctx, u, sameHost, nil)
 	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
