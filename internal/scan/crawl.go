@@ -549,11 +549,12 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 		obs := c.contentObservations(r, kind)
 		done()
 		if kind == "script" {
+			bundle := r.url.String()
 			if lic := licenseFile(r); lic != "" {
-				c.licenses(ctx, lic, r.url.String())
+				c.beside(ctx, lic, "license", func(r *response) []observation { return licenseObservations(r, bundle) })
 			}
 			if sm := sourceMapURL(r); sm != "" {
-				c.sourceMap(ctx, sm, r.url.String())
+				c.beside(ctx, sm, "sourcemap", func(r *response) []observation { return sourceMapObservations(r.url.String(), bundle, r.body) })
 			}
 		}
 		if len(obs) == 0 && !r.cut && len(r.body) < minLibraryBytes {
@@ -608,24 +609,34 @@ func (c *crawl) extra(u string) bool {
 	return true
 }
 
-// licenses fetches a bundle's licence file (licenseFile), once per scan
-// (see crawl.extra), and reads the banners in it as the bundle's: the
-// evidence names both.
-func (c *crawl) licenses(ctx context.Context, u, bundle string) {
+// beside fetches a file a bundle names beside it (its licence file, its
+// source map), once per scan (see crawl.extra), on the bundle's host, and
+// observes what read finds in it. A site that answers every path with its
+// page has no such file.
+func (c *crawl) beside(ctx context.Context, u, kind string, read func(r *response) []observation) {
 	if !c.extra(u) {
 		return
 	}
 	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
 	r, err := c.fetchFollow(ctx, u, sameHost, nil)
 	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
-		return // a site answering every path with its page has no such file
+		return
 	}
 	c.mu.Lock()
 	c.stats.Assets++
 	c.mu.Unlock()
+	done := c.analysing()
 	if c.s.tap != nil {
-		c.s.tap("license", r.url.String(), r.header, r.body)
+		c.s.tap(kind, r.url.String(), r.header, r.body)
 	}
+	obs := read(r)
+	done()
+	c.observe(obs...)
+}
+
+// licenseObservations reads the banners of a bundle's licence file
+// (licenseFile) as the bundle's: the evidence names both.
+func licenseObservations(r *response, bundle string) []observation {
 	var obs []observation
 	for _, m := range banner.Find(r.url.Path, r.body) {
 		if v := normVersion(m.Version); v != "" && !m.Code {
@@ -633,7 +644,7 @@ func (c *crawl) licenses(ctx context.Context, u, bundle string) {
 				detail: "banner: " + m.Text + " (licence file of " + bundle + ")", confidence: sentinel.ConfidenceBanner, inFile: true})
 		}
 	}
-	c.observe(obs...)
+	return obs
 }
 
 func (c *crawl) feed(ctx context.Context, u string) {

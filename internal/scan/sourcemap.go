@@ -2,9 +2,7 @@ package scan
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"path"
 	"strings"
@@ -56,26 +54,6 @@ func sourceMapURL(r *response) string {
 		return ""
 	}
 	return abs.String()
-}
-
-// sourceMap fetches a bundle's source map and reads its library sources.
-func (c *crawl) sourceMap(ctx context.Context, u, bundle string) {
-	if !c.extra(u) {
-		return
-	}
-	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
-	r, err := c.fetchFollow(ctx, u, sameHost, nil)
-	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
-		return
-	}
-	c.mu.Lock()
-	c.stats.Assets++
-	c.mu.Unlock()
-	defer c.analysing()()
-	if c.s.tap != nil {
-		c.s.tap("sourcemap", r.url.String(), r.header, r.body)
-	}
-	c.observe(sourceMapObservations(r.url.String(), bundle, r.body)...)
 }
 
 // maxMapSources bounds the sources of one map that are read.
