@@ -5,8 +5,10 @@
 // builds drop the banner, a version constant in the code (lodash's
 // VERSION="4.17.21"), only when the file's name names that library, or
 // anywhere when the code around it is that library's alone (a signature:
-// lodash's `nn="4.17.21",tn=200,rn="Unsupported core-js use.`), so that a
-// bundle or a renamed copy still names its version.
+// lodash's `nn="4.17.21",tn=200,rn="Unsupported core-js use.`), or the
+// constant such code names (Vue 3's app object, `version:ss`, and
+// `ss="3.2.47"`), so that a bundle or a renamed copy still names its
+// version.
 //
 // Both the external scan (internal/scan) and the hash catalog builder
 // (internal/scan/catalog) use it: the scan to report a version the file
@@ -49,7 +51,8 @@ type Match struct {
 	// Offset is where the text starts in the file.
 	Offset int
 	// Code is true for a version constant in code rather than a banner
-	// comment; such rules only apply when the file name names the library.
+	// comment: read only in a file named after the library, or anywhere
+	// beside code that library alone has (a signature).
 	Code bool
 }
 
