@@ -240,6 +240,14 @@ var generatorRules = []generatorRule{
 	{regexp.MustCompile(`(?i)^Moodle(?: (\d[\w.]*))?`), "moodle"},
 	{regexp.MustCompile(`(?i)^Hugo (\d[\w.]*)`), "tech:Hugo"},
 	{regexp.MustCompile(`(?i)^Jekyll v(\d[\w.]*)`), "tech:Jekyll"},
+	// JavaScript site generators: npm packages, with advisories.
+	{regexp.MustCompile(`^Gatsby (\d[\w.-]*)`), "npm:gatsby"},
+	{regexp.MustCompile(`^Astro v(\d[\w.-]*)`), "npm:astro"},
+	{regexp.MustCompile(`^Docusaurus v(\d[\w.-]*)`), "npm:@docusaurus/core"},
+	{regexp.MustCompile(`^VitePress v?(\d[\w.-]*)`), "npm:vitepress"},
+	{regexp.MustCompile(`^VuePress (\d[\w.-]*)`), "npm:vuepress"},
+	{regexp.MustCompile(`^Hexo (\d[\w.-]*)`), "npm:hexo"},
+	{regexp.MustCompile(`^Eleventy v(\d[\w.-]*)`), "npm:@11ty/eleventy"},
 }
 
 // generatorObservations reads a <meta name="generator"> or feed generator.

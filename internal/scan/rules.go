@@ -52,6 +52,8 @@ var wappalyzerKeys = map[string]productKey{
 	"DataTables": "npm:datatables.net", "Highlight.js": "npm:highlight.js", "TinyMCE": "npm:tinymce",
 	"Prototype": "npm:prototype", "jQuery Mobile": "npm:jquery-mobile", "Modernizr": "npm:modernizr",
 	"Marked": "npm:marked", "Next.js": "npm:next", "Nuxt.js": "npm:nuxt", "Ember.js": "npm:ember-source",
+	"Gatsby": "npm:gatsby", "Astro": "npm:astro", "Docusaurus": "npm:@docusaurus/core", "VitePress": "npm:vitepress",
+	"VuePress": "npm:vuepress", "Hexo": "npm:hexo", "Eleventy": "npm:@11ty/eleventy",
 	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
 	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
 	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Redmine": "redmine",

@@ -135,3 +135,28 @@ func TestScan_DistributionBuilds(t *testing.T) {
 		}
 	}
 }
+
+// TestScan_SiteGenerators: the generator tags JavaScript site generators
+// write name npm packages, with their versions.
+func TestScan_SiteGenerators(t *testing.T) {
+	for _, c := range []struct{ generator, name, version, purl string }{
+		{"Gatsby 5.12.4", "Gatsby", "5.12.4", "pkg:npm/gatsby@5.12.4"},
+		{"Astro v4.4.0", "Astro", "4.4.0", "pkg:npm/astro@4.4.0"},
+		{"Docusaurus v3.1.1", "Docusaurus", "3.1.1", "pkg:npm/%40docusaurus/core@3.1.1"},
+		{"VitePress v1.0.0", "VitePress", "1.0.0", "pkg:npm/vitepress@1.0.0"},
+		{"Hexo 6.3.0", "Hexo", "6.3.0", "pkg:npm/hexo@6.3.0"},
+		{"Eleventy v2.0.1", "Eleventy", "2.0.1", "pkg:npm/%4011ty/eleventy@2.0.1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/html; charset=utf-8")
+				w.Write([]byte(`<!doctype html><html><head><meta name="generator" content="` + c.generator + `"><title>Docs</title></head><body>docs</body></html>`))
+			}))
+			t.Cleanup(srv.Close)
+			res := mustScan(t, srv.URL+"/", testConfig())
+			if d := find(res, c.name, c.version); d == nil || d.Purl != c.purl || len(res.Detections) != 1 {
+				t.Errorf("detections %+v, want %s %s (%s) alone", res.Detections, c.name, c.version, c.purl)
+			}
+		})
+	}
+}
