@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/agent/client"
@@ -60,7 +61,26 @@ func (c *Command) printSubmitted(resp *wire.SubmitResponse, asJSON bool) error {
 	}
 	fmt.Fprintf(c.stdout(), "submitted %s: %d components (%d indexed) from %s, CycloneDX %s, sha256 %s\n",
 		resp.ID, resp.Components, resp.Indexed, resp.Host, resp.SpecVersion, resp.SHA256)
+	c.warnUnchecked(resp.Unchecked)
 	return nil
+}
+
+// warnUnchecked says, on stderr, which of a submission's components the
+// service cannot check: a host of an RPM distribution the service does not
+// sync would otherwise look clean.
+func (c *Command) warnUnchecked(un []wire.UncheckedEcosystem) {
+	var parts []string
+	for _, u := range un {
+		eco := u.Ecosystem
+		if eco == "" {
+			eco = "without a package URL"
+		}
+		parts = append(parts, fmt.Sprintf("%d %s", u.Components, eco))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(c.stderr(), "sentinel: warning: the service has no advisories for some components, which are not checked: %s. An operator adds an ecosystem to the service's intel (--intel-ecosystems).\n",
+			strings.Join(parts, ", "))
+	}
 }
 
 // submit posts an SBOM (the file, or body when file is "") to the agent

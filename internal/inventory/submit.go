@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
 	"strconv"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
@@ -220,7 +222,34 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 		return nil, err
 	}
 	return &SubmitResponse{ID: sub.ID, Host: host, ClaimedHost: claimed, Asset: asset, SpecVersion: sub.SpecVersion, Components: sub.ComponentCount,
-		Indexed: sub.IndexedCount, SHA256: sum, Size: sub.Size, CreatedAt: sub.CreatedAt}, nil
+		Indexed: sub.IndexedCount, SHA256: sum, Size: sub.Size, CreatedAt: sub.CreatedAt, Unchecked: s.unchecked(items)}, nil
+}
+
+// unchecked counts the distinct components of items, per ecosystem, that
+// no advisory can match (see wire.SubmitResponse.Unchecked), sorted by
+// ecosystem.
+func (s *Service) unchecked(items []sentinel.InventoryItem) []wire.UncheckedEcosystem {
+	var have []string
+	if s.Advisories != nil {
+		have = s.Advisories.Ecosystems()
+	}
+	seen := map[sentinel.InventoryItem]bool{}
+	count := map[string]int{}
+	for _, it := range items {
+		if it.Ecosystem != "" && slices.Contains(have, it.Ecosystem) {
+			continue
+		}
+		k := sentinel.InventoryItem{Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version}
+		if !seen[k] {
+			seen[k] = true
+			count[it.Ecosystem]++
+		}
+	}
+	var out []wire.UncheckedEcosystem
+	for _, eco := range slices.Sorted(maps.Keys(count)) {
+		out = append(out, wire.UncheckedEcosystem{Ecosystem: eco, Components: count[eco]})
+	}
+	return out
 }
 
 // graphEdges translates the document's dependency graph from bom-refs to

@@ -1,13 +1,20 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/agent"
+	"github.com/sentinel-sca/sentinel/internal/agents/wire"
 	"github.com/sentinel-sca/sentinel/internal/inventory"
 	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
@@ -38,8 +45,14 @@ func TestInventoryCoverage(t *testing.T) {
 		{"type":"library","bom-ref":"e","name":"bash","version":"5.1.8-9.el9","purl":"pkg:rpm/redhat/bash@5.1.8-9.el9?arch=aarch64&distro=rhel-9.4"},
 		{"type":"library","bom-ref":"f","name":"vendored-thing","version":"1.0","purl":"pkg:generic/vendored-thing@1.0"}]}`
 	for _, host := range []string{"web-1", "web-2"} {
-		if _, err := s.Inventory.Ingest(ctx, org, "key_test", host, "", []byte(doc)); err != nil {
+		resp, err := s.Inventory.Ingest(ctx, org, "key_test", host, "", []byte(doc))
+		if err != nil {
 			t.Fatal(err)
+		}
+		// The submission's answer says what is not checked (the agent
+		// warns with it): bash once, though on two architectures.
+		if want := []wire.UncheckedEcosystem{{Ecosystem: "", Components: 1}, {Ecosystem: "Red Hat", Components: 2}}; !slices.Equal(resp.Unchecked, want) {
+			t.Errorf("submission unchecked %+v, want %+v", resp.Unchecked, want)
 		}
 	}
 	if _, err := s.Inventory.Ingest(ctx, other, "key_test", "db-1", "", []byte(`{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,"components":[
@@ -90,5 +103,44 @@ func TestInventoryCoverage(t *testing.T) {
 	get(mustKey(t, s, "globex", []string{sentinel.ScopeSCARead}), &o)
 	if len(o.Ecosystems) != 1 || o.Ecosystems[0].Ecosystem != "PyPI" || !o.Ecosystems[0].Advisories || o.Components != 1 || o.Unchecked != 0 {
 		t.Errorf("the other organization's coverage %+v", o)
+	}
+}
+
+// TestAgentWarnsUnchecked: an enrolled agent that submits a RHEL host's
+// SBOM is told, on stderr, that the service cannot check its packages.
+func TestAgentWarnsUnchecked(t *testing.T) {
+	ctx := context.Background()
+	s := servertest.Start(t)
+	servertest.SyncIntel(t, s)
+	if _, err := server.CreateOrg(ctx, s.DB, "acme", ""); err != nil {
+		t.Fatal(err)
+	}
+	admin := mustKey(t, s, "acme", sentinel.AllScopes)
+	req, _ := http.NewRequest("POST", s.APIURL()+"/v1/agent/enrollment-tokens", strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "ApiKey "+admin)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct{ Token string }
+	json.NewDecoder(resp.Body).Decode(&tok)
+	resp.Body.Close()
+	doc := filepath.Join(t.TempDir(), "host.cdx.json")
+	os.WriteFile(doc, []byte(`{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,"components":[
+		{"type":"library","bom-ref":"a","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"},
+		{"type":"library","bom-ref":"b","name":"bash","version":"5.1.8-9.el9","purl":"pkg:rpm/redhat/bash@5.1.8-9.el9?arch=x86_64&distro=rhel-9.4"}]}`), 0o600)
+	env := []string{"SENTINEL_HOME=" + t.TempDir(), "SENTINEL_API_KEY=" + mustKey(t, s, "acme", []string{sentinel.ScopeSCASubmit}), "SENTINEL_SERVER=" + s.APIURL()}
+	run := func(args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		c := &agent.Command{Args: args, Stdout: &out, Stderr: &errOut, Env: env, Hostname: func() (string, error) { return "rhel-1", nil }}
+		if code := agent.Main(ctx, c); code != 0 {
+			t.Fatalf("sentinel %v: exit %d\n%s\n%s", args, code, out.String(), errOut.String())
+		}
+		return errOut.String()
+	}
+	run("enroll", "--agent-server", s.AgentURL(), "--token", tok.Token)
+	if stderr := run("submit", doc); !strings.Contains(stderr, "not checked: 1 Red Hat.") || strings.Contains(stderr, "npm") {
+		t.Errorf("submit's warning: %q", stderr)
 	}
 }

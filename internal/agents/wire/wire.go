@@ -90,6 +90,17 @@ type SubmitResponse struct {
 	SHA256     string    `json:"sha256"`
 	Size       int64     `json:"size"`
 	CreatedAt  time.Time `json:"created_at"`
+	// Unchecked counts, per ecosystem, the submission's distinct
+	// components that no advisory of the service can match: the service
+	// has none for their ecosystem ("" for components without a purl that
+	// names one). Absent when every component is checked.
+	Unchecked []UncheckedEcosystem `json:"unchecked,omitempty"`
+}
+
+// UncheckedEcosystem is one ecosystem of SubmitResponse.Unchecked.
+type UncheckedEcosystem struct {
+	Ecosystem  string `json:"ecosystem"`
+	Components int    `json:"components"`
 }
 
 // SubmittedData is the data of the sbom.submitted event.
