@@ -146,3 +146,25 @@ func TestScan_SourceMap(t *testing.T) {
 		t.Errorf("detections %v, want Popper.js alone", versions(res))
 	}
 }
+
+// TestScan_SourceMapPaths: a Vite build of packages pnpm installed, whose
+// source map (without its sources) names every bundled package's version
+// in its paths (testdata/sites/sourcemap-pnpm).
+func TestScan_SourceMapPaths(t *testing.T) {
+	srv := httptest.NewServer(http.FileServer(http.Dir(filepath.Join("testdata", "sites", "sourcemap-pnpm"))))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	checkDetections(t, res, []want{
+		// Also from its packages' banners in the bundle.
+		{name: "Vue.js", versions: []string{"3.4.21"}, purl: "pkg:npm/vue@3.4.21"},
+		{name: "vue-router", versions: []string{"4.3.0"}, purl: "pkg:npm/vue-router@4.3.0"},
+		{name: "DOMPurify", versions: []string{"3.0.5"}, purl: "pkg:npm/dompurify@3.0.5"},
+		{name: "dayjs", versions: []string{"1.11.10"}, purl: "pkg:npm/dayjs@1.11.10"},
+	})
+	if len(res.Detections) != 4 {
+		t.Errorf("detections %v, want four", versions(res))
+	}
+	if d := find(res, "dayjs", "1.11.10"); d != nil && !strings.Contains(d.Evidence[0].Detail, "path node_modules/.pnpm/dayjs@1.11.10/node_modules/dayjs/") {
+		t.Errorf("dayjs evidence %+v", d.Evidence)
+	}
+}

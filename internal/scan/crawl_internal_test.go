@@ -116,3 +116,26 @@ func FuzzSourceMap(f *testing.F) {
 		}
 	})
 }
+
+func TestPathPackage(t *testing.T) {
+	for _, c := range []struct{ src, name, version string }{
+		{"../../node_modules/.pnpm/dompurify@3.0.5/node_modules/dompurify/dist/purify.es.js", "dompurify", "3.0.5"},
+		{"../../node_modules/.pnpm/vue-router@4.3.0_vue@3.4.21/node_modules/vue-router/dist/vue-router.mjs", "vue-router", "4.3.0"},
+		{"../../node_modules/.pnpm/@vue+runtime-core@3.4.21/node_modules/@vue/runtime-core/dist/runtime-core.esm-bundler.js", "@vue/runtime-core", "3.4.21"},
+		{"webpack://app/./node_modules/.pnpm/react-dom@18.2.0(react@18.2.0)/node_modules/react-dom/cjs/react-dom.production.min.js", "react-dom", "18.2.0"},
+		{"node_modules/.pnpm/@babel+runtime@7.24.0-rc.1/node_modules/@babel/runtime/helpers/esm/extends.js", "@babel/runtime", "7.24.0-rc.1"},
+		{"../../.yarn/cache/lodash-npm-4.17.21-6382451519-eb835a2e51.zip/node_modules/lodash/lodash.js", "lodash", "4.17.21"},
+		{"webpack://x/./.yarn/cache/@babel-runtime-npm-7.24.0-8d2d6bc4d6-7c5f2bd4ad.zip/node_modules/@babel/runtime/helpers/esm/extends.js", "@babel/runtime", "7.24.0"},
+		{"webpack://app/./node_modules/jquery/dist/jquery.js", "", ""},
+		{"../../src/main.js", "", ""},
+		{"node_modules/.pnpm/dompurify@3.0.5/node_modules/other/x.js", "", ""},
+		{"node_modules/.pnpm/dompurify@latest/node_modules/dompurify/x.js", "", ""},
+		{"node_modules/.pnpm/dompurify@3.0.5x/node_modules/dompurify/x.js", "", ""},
+		{".yarn/cache/lodash-npm-4.17.21-not-a-hash.zip/node_modules/lodash/lodash.js", "", ""},
+	} {
+		name, v, ok := pathPackage(c.src)
+		if ok != (c.name != "") || name != c.name || v != c.version {
+			t.Errorf("pathPackage(%q) = %q %q %v, want %q %q", c.src, name, v, ok, c.name, c.version)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -16,7 +17,9 @@ import (
 // and many other set-ups publish them by default. A map's sourcesContent
 // holds each bundled file as it was written, banners and version
 // constants included, under its node_modules path; a minifier that
-// dropped them from the bundle left them there. The scan fetches the map
+// dropped them from the bundle left them there; and where pnpm or Yarn
+// installed the packages, the paths name every bundled package's version.
+// The scan fetches the map
 // of a script once, on the script's host, within the response and total
 // byte limits, and reads the banners of the library files in it (never the
 // site's own sources). A map cut at the response limit is read as far as
@@ -56,8 +59,98 @@ func sourceMapURL(r *response) string {
 	return abs.String()
 }
 
+// Package managers that install each package under a directory naming
+// its version, as bundlers then write the paths in a map:
+// pnpm, node_modules/.pnpm/vue-router@4.3.0_vue@3.4.21/node_modules/vue-router/...
+// (a scope's "/" written "+", peers after "_" or in parentheses), and
+// Yarn's cache, .yarn/cache/@babel-runtime-npm-7.24.0-8d2d6bc4d6-7c5f2bd4ad.zip/node_modules/@babel/runtime/...
+var (
+	pnpmDir  = regexp.MustCompile(`node_modules/\.pnpm/([^/]{1,214})/node_modules/((?:@[^/@]{1,100}/)?[^/@]{1,214})/`)
+	yarnDir  = regexp.MustCompile(`\.yarn/(?:berry/)?cache/([^/]{1,300})\.zip/node_modules/((?:@[^/@]{1,100}/)?[^/@]{1,214})/`)
+	pathVers = regexp.MustCompile(`^` + `(\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?)`)
+)
+
+// pathPackage reads the npm package and version a bundled file's path
+// names (pnpm's and Yarn's layouts); ok is false for any other path.
+func pathPackage(src string) (name, version string, ok bool) {
+	var dir string
+	switch {
+	case strings.Contains(src, "/.pnpm/"):
+		m := pnpmDir.FindStringSubmatch(src)
+		if m == nil {
+			return "", "", false
+		}
+		dir, name = m[1], m[2]
+		rest, found := strings.CutPrefix(dir, strings.ReplaceAll(name, "/", "+")+"@")
+		if !found {
+			return "", "", false
+		}
+		dir = rest
+	case strings.Contains(src, ".yarn/"):
+		m := yarnDir.FindStringSubmatch(src)
+		if m == nil {
+			return "", "", false
+		}
+		dir, name = m[1], m[2]
+		rest, found := strings.CutPrefix(dir, strings.ReplaceAll(name, "/", "-")+"-npm-")
+		h := yarnHash.FindStringIndex(rest)
+		if !found || h == nil {
+			return "", "", false
+		}
+		dir = rest[:h[0]] // the version, without the cache's checksums
+	default:
+		return "", "", false
+	}
+	v := pathVers.FindString(dir)
+	if v == "" || (len(dir) > len(v) && !strings.ContainsRune("_(-", rune(dir[len(v)]))) {
+		return "", "", false
+	}
+	return name, v, true
+}
+
+// yarnHash is what follows the version in a Yarn cache file name: its
+// checksum and cache key.
+var yarnHash = regexp.MustCompile(`-[0-9a-f]{10}(?:-[0-9a-f]{10})?$`)
+
+// vuePackages are the packages Vue is released as, named "vue".
+func vuePackage(name string) bool {
+	switch name {
+	case "@vue/shared", "@vue/reactivity", "@vue/runtime-core", "@vue/runtime-dom", "@vue/compiler-core",
+		"@vue/compiler-dom", "@vue/compiler-sfc", "@vue/compiler-ssr", "@vue/server-renderer":
+		return true
+	}
+	return false
+}
+
 // maxMapSources bounds the sources of one map that are read.
 const maxMapSources = 5000
+
+// pathObservationsOf reads the packages and versions the map's source
+// paths name (pathPackage), one observation per package version.
+func pathObservationsOf(mapURL, bundle string, sources []string) []observation {
+	var out []observation
+	seen := map[string]bool{}
+	for _, src := range sources {
+		name, v, ok := pathPackage(src)
+		if !ok {
+			continue
+		}
+		if vuePackage(name) {
+			name = "vue"
+		}
+		if v = normVersion(v); v == "" || seen[name+"@"+v] {
+			continue
+		}
+		seen[name+"@"+v] = true
+		file := src[strings.Index(src, "node_modules/"):]
+		if i := strings.Index(src, ".yarn/"); i >= 0 {
+			file = src[i:]
+		}
+		out = append(out, observation{key: productKey("npm:" + name), version: v, kind: sentinel.EvidenceFingerprint, url: mapURL,
+			detail: "source map of " + bundle + ": path " + file, confidence: sentinel.ConfidenceBanner, inFile: true})
+	}
+	return out
+}
 
 // sourceMapObservations reads the banners of the library files (those
 // under node_modules/) of a source map, as far as the map can be decoded.
@@ -99,6 +192,7 @@ func sourceMapObservations(mapURL, bundle string, body []byte) []observation {
 			if len(sources) > maxMapSources {
 				sources = sources[:maxMapSources]
 			}
+			out = append(out, pathObservationsOf(mapURL, bundle, sources)...)
 			for i, p := range pending {
 				if p != nil {
 					read(i, *p)
