@@ -168,3 +168,32 @@ func TestScan_SourceMapPaths(t *testing.T) {
 		t.Errorf("dayjs evidence %+v", d.Evidence)
 	}
 }
+
+// TestScan_ProductMarkers: Svelte's and Preact's builds and SvelteKit's
+// pages name no version, but code only they have says they are there (real
+// excerpts of Vite builds and a SvelteKit page).
+func TestScan_ProductMarkers(t *testing.T) {
+	files := map[string]string{
+		"/svelte.js": `t(e),this.$$.skip_bound=!1)}}const Kt="4";typeof window<"u"&&(window.__svelte||(window.__svelte={v:new Set})).v.add(Kt);const x=[];`,
+		"/preact.js": `;function I_(e,_){y.__h&&y.__h(m,e,Q||_),Q=0;var t=m.__H||(m.__H={__:[],__h:[]});return e>=t.__.length&&t.__.push({}),t.__[e]}`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if js, ok := files[r.URL.Path]; ok {
+			w.Header().Set("Content-Type", "text/javascript")
+			w.Write([]byte(strings.Repeat("/* padding: a library's size */\n", 80) + js))
+			return
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html><head><script type="module" src="/svelte.js"></script><script src="/preact.js"></script></head><body data-sveltekit-preload-data="hover"><div>app</div></body></html>`))
+	}))
+	t.Cleanup(srv.Close)
+	res := mustScan(t, srv.URL+"/", testConfig())
+	checkDetections(t, res, []want{
+		{name: "Svelte", versions: []string{""}, kinds: []string{sentinel.EvidenceFingerprint}},
+		{name: "SvelteKit", versions: []string{""}},
+		{name: "Preact", versions: []string{""}},
+	})
+	if len(res.Detections) != 3 {
+		t.Errorf("detections %v, want three", versions(res))
+	}
+}

@@ -319,6 +319,12 @@ func (c *crawl) analyzePage(r *response, p *page) {
 				detail: `ng-version="` + string(m[1]) + `"`, confidence: sentinel.ConfidenceGenerator})
 		}
 	}
+	for _, mk := range pageMarkers {
+		if bytes.Contains(r.body[:min(len(r.body), htmlRuleBytes)], []byte(mk.code)) {
+			out = append(out, observation{key: mk.key, kind: sentinel.EvidenceFingerprint, url: u, detail: "page: " + mk.code, confidence: sentinel.ConfidenceProduct, aux: true})
+			break // the markers name one product
+		}
+	}
 	// Next.js pages carry their data and load their code from /_next/.
 	if head := r.body[:min(len(r.body), htmlRuleBytes)]; bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)) || bytes.Contains(head, []byte(`src="/_next/static/`)) {
 		detail := `<script id="__NEXT_DATA__">`
@@ -342,6 +348,25 @@ func (c *crawl) analyzePage(r *response, p *page) {
 		}
 	}
 	c.observe(out...)
+}
+
+// codeMarkers are code only one library's build has, where the build
+// names no version: the library is there, at a version nothing says.
+var codeMarkers = []struct {
+	code string
+	key  productKey
+}{
+	{`(window.__svelte={v:new Set})`, "npm:svelte"}, // Svelte 4 and 5 register their major version
+	{`.__H={__:[],__h:[]})`, "npm:preact"},          // Preact's hooks state, its mangled names
+}
+
+// pageMarkers are the same in a page: SvelteKit's attributes and globals.
+var pageMarkers = []struct {
+	code string
+	key  productKey
+}{
+	{`data-sveltekit-preload-data`, "npm:@sveltejs/kit"},
+	{`__sveltekit_`, "npm:@sveltejs/kit"},
 }
 
 // ngVersion is Angular's stamp on an element it rendered.
@@ -572,6 +597,13 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 		}
 		if v := normVersion(m.Version); v != "" {
 			out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceBanner, inFile: true})
+		}
+	}
+	if kind == "script" {
+		for _, mk := range codeMarkers {
+			if bytes.Contains(r.body, []byte(mk.code)) {
+				out = append(out, observation{key: mk.key, kind: sentinel.EvidenceFingerprint, url: u, detail: "code: " + mk.code, confidence: sentinel.ConfidenceProduct, aux: true, inFile: true})
+			}
 		}
 	}
 	if r.cut {

@@ -42,14 +42,15 @@ var npmDisplay = map[string]string{
 	"codemirror": "CodeMirror", "jquery-ui-timepicker-addon": "jQuery Timepicker Addon", "next": "Next.js", "pdfjs-dist": "PDF.js",
 	"nuxt": "Nuxt.js", "ember-source": "Ember.js", "gatsby": "Gatsby", "astro": "Astro",
 	"@docusaurus/core": "Docusaurus", "vitepress": "VitePress", "vuepress": "VuePress", "hexo": "Hexo",
-	"@11ty/eleventy": "Eleventy",
+	"@11ty/eleventy": "Eleventy", "svelte": "Svelte", "@sveltejs/kit": "SvelteKit", "preact": "Preact",
 }
 
 var npmCategory = map[string]string{
 	"bootstrap": "UI frameworks", "angular": "JavaScript frameworks", "@angular/core": "JavaScript frameworks", "next": "Web frameworks", "nuxt": "Web frameworks", "ember-source": "JavaScript frameworks",
 	"gatsby": "Static site generator", "astro": "Static site generator", "@docusaurus/core": "Static site generator",
 	"vitepress": "Static site generator", "vuepress": "Static site generator", "hexo": "Static site generator",
-	"@11ty/eleventy": "Static site generator", "vue": "JavaScript frameworks",
+	"@11ty/eleventy": "Static site generator", "svelte": "JavaScript frameworks", "@sveltejs/kit": "Web frameworks",
+	"preact": "JavaScript frameworks", "vue": "JavaScript frameworks",
 	"react": "JavaScript frameworks", "react-dom": "JavaScript frameworks", "backbone": "JavaScript frameworks",
 	"knockout": "JavaScript frameworks", "tinymce": "Rich text editors", "chart.js": "JavaScript graphics",
 	"d3": "JavaScript graphics",
