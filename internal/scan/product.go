@@ -43,6 +43,9 @@ var npmDisplay = map[string]string{
 	"nuxt": "Nuxt.js", "ember-source": "Ember.js", "gatsby": "Gatsby", "astro": "Astro",
 	"@docusaurus/core": "Docusaurus", "vitepress": "VitePress", "vuepress": "VuePress", "hexo": "Hexo",
 	"@11ty/eleventy": "Eleventy", "svelte": "Svelte", "@sveltejs/kit": "SvelteKit", "preact": "Preact",
+	"moment-timezone": "Moment Timezone", "highcharts": "Highcharts", "video.js": "Video.js", "leaflet": "Leaflet",
+	"plotly.js": "Plotly", "summernote": "Summernote", "bootstrap-select": "Bootstrap-select", "quill": "Quill",
+	"socket.io-client": "Socket.io", "ckeditor4": "CKEditor",
 }
 
 var npmCategory = map[string]string{

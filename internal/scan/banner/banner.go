@@ -164,7 +164,16 @@ var rules = []rule{
 	banner("popper.js", "@version ", `@version `+ver+`\n[ *]*@license\n[ *]*Copyright \(c\) 20\d\d Federico Zivolo`),
 	banner("datatables.net", "DataTables ", `DataTables `+ver+`\n`),
 	banner("marked", "marked v", `marked v`+ver+` - a markdown parser`),
-	banner("moment", "//! version : ", `//! version : `+ver),
+	banner("moment", "//! version : ", `//! version : `+ver, "moment-timezone"),
+	banner("moment-timezone", "//! moment-timezone.js", `//! moment-timezone\.js\s{0,4}\n//! version : `+ver),
+	banner("highcharts", "Highcharts JS v", `Highcharts JS v`+ver+` \(`),
+	banner("video.js", "Video.js ", `Video\.js `+ver+` <http`),
+	banner("leaflet", "Leaflet ", `Leaflet `+ver+`, a JS library for interactive maps`),
+	banner("plotly.js", "plotly.js v", `plotly\.js v`+ver+`\s`),
+	banner("summernote", "Summernote v", `Summernote v`+ver+` \|`),
+	banner("bootstrap-select", "Bootstrap-select v", `Bootstrap-select v`+ver+` \(`),
+	banner("quill", "Quill Editor v", `Quill Editor v`+ver+`\s`),
+	banner("socket.io-client", "Socket.IO v", `Socket\.IO v`+ver+`\s`),
 	anywhere(banner("mustache", "name: 'mustache.js'", `name: 'mustache\.js',\s{0,20}version: '`+ver+`'`)),
 	anywhere(banner("mustache", `name:"mustache.js"`, `name:"mustache\.js",version:"`+ver+`"`)),
 	banner("highlight.js", "Highlight.js v", `Highlight\.js v`+ver),
@@ -247,6 +256,10 @@ var rules = []rule{
 	// Application Framework ... See https://raw.github.com/emberjs/ember.js/master/LICENSE
 	// * @version   5.12.0".
 	banner("ember-source", "emberjs/ember.js/master/LICENSE", `emberjs/ember\.js/master/LICENSE\s*\n\s*\*\s*@version\s+`+ver),
+	// moment-timezone minified: S.version="0.5.43",S.dataVersion="",S._zones=W
+	after("moment-timezone", `.version="`, `\.version="`+ver+`",[\w$]{1,4}\.dataVersion=`),
+	// CKEditor 4 (ckeditor.js): {timestamp:"L7CC",version:"4.16.2 (Standard)",revision:"4e64f67219",...
+	after("ckeditor4", `timestamp:"`, `timestamp:"\w{1,8}",version:"`+ver+`(?: \([\w ]{1,40}\))?",revision:"`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
 }
 
