@@ -69,6 +69,9 @@ type rule struct {
 	// not lists literals that, found just before the key (within 40 bytes),
 	// veto the match: "Based on Underscore.js 1.8.3" in lodash's banner.
 	not []string
+	// notIn lists literals that veto the match when the matched text has
+	// them: "jQuery UI Touch Punch 0.2.3" is a plugin, not jQuery UI.
+	notIn []string
 	// anywhere lets a banner rule match outside a comment (mustache's
 	// name and version object); other banner rules must be in a comment,
 	// so that Bootstrap's "requires at least jQuery v1.9.1" names nothing.
@@ -94,6 +97,11 @@ const getter = `(?:function\(\)\{return [\w$]{1,4}\}|\(\)=>[\w$]{1,4})`
 
 func banner(lib, key, expr string, not ...string) rule {
 	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), not: not}
+}
+
+func withNotIn(r rule, notIn ...string) rule {
+	r.notIn = notIn
+	return r
 }
 
 func anywhere(r rule) rule {
@@ -128,13 +136,17 @@ func code(lib, key, expr, file string) rule {
 // with advisories. Keys are case-sensitive literals as the projects write
 // them. Each expression starts at the key.
 var rules = []rule{
-	banner("jquery", "jQuery v", `jQuery v`+ver+`(?:[ |]|$)`),
+	// A plugin's banner or a comment names the jQuery it needs or copied
+	// from: "Requires jQuery v1.7 or later", "Extracted from jQuery v1.11 source".
+	banner("jquery", "jQuery v", `jQuery v`+ver+`(?:[ |]|$)`, "equires ", "equire ", "from ", "for ", "with ", "than ", "least ", "ested ", "upports ", "ompatible "),
 	banner("jquery", "jQuery JavaScript Library v", `jQuery JavaScript Library v`+ver),
 	banner("jquery-ui", "jQuery UI", `jQuery UI (?:- v|v)`+ver),
-	banner("jquery-ui", "jQuery UI", `jQuery UI(?: [A-Z][A-Za-z]{1,20}){0,3} `+ver),
+	withNotIn(banner("jquery-ui", "jQuery UI", `jQuery UI(?: [A-Z][A-Za-z]{1,20}){0,3} `+ver), "Touch Punch"),
 	banner("jquery-migrate", "jQuery Migrate", `jQuery Migrate (?:- )?v`+ver),
 	banner("jquery-validation", "jQuery Validation Plugin", `jQuery Validation Plugin (?:- )?v`+ver),
-	banner("bootstrap", "Bootstrap", `Bootstrap {1,2}v`+ver+` \(`),
+	// Not a plugin's "Datepicker for Bootstrap v1.9.0 (https://github.com/uxsolutions/bootstrap-datepicker)".
+	banner("bootstrap", "Bootstrap", `Bootstrap {1,2}v`+ver+` \(`, "for ", "with "),
+	banner("bootstrap-datepicker", "Datepicker for Bootstrap v", `Datepicker for Bootstrap v`+ver+` \(https://github\.com/uxsolutions/bootstrap-datepicker`),
 	banner("bootstrap", "Bootstrap", `Bootstrap \(v`+ver+`\)`),
 	banner("bootstrap", "Bootstrap ", `Bootstrap [a-z-]{1,20}\.js v`+ver+` \(`),
 	banner("bootstrap", "Bootstrap: ", `Bootstrap: [a-z-]{1,20}\.js v`+ver),
@@ -299,7 +311,7 @@ func Find(name string, content []byte) []Match {
 			} else {
 				m = r.re.FindSubmatch(content[at:min(len(content), at+window)])
 			}
-			if len(m) < 2 || len(m[1]) == 0 {
+			if len(m) < 2 || len(m[1]) == 0 || slices.ContainsFunc(r.notIn, func(n string) bool { return bytes.Contains(m[0], []byte(n)) }) {
 				continue
 			}
 			v, text := string(m[1]), m[0]

@@ -121,6 +121,12 @@ func TestFind_Synthetic(t *testing.T) {
 		{"quill", "quill.min.js", "/*!\n * Quill Editor v1.3.7\n * https://quilljs.com/\n */", []string{"quill@1.3.7"}},
 		{"socketio", "socket.io.min.js", "/*!\n * Socket.IO v4.7.2\n * (c) 2014-2023 Guillermo Rauch\n */", []string{"socket.io-client@4.7.2"}},
 		{"ckeditor4", "ckeditor.js", `^|.*[\\\/])ckeditor\.js(?:\?.*|;.*)?$/i,f={timestamp:"L7CC",version:"4.16.2 (Standard)",revision:"4e64f67219",rnd:Math.floor(900*Math.random())}`, []string{"ckeditor4@4.16.2"}},
+		// Plugins' banners and comments that name another library's version.
+		{"blockui_requires_jquery", "jquery.blockUI.js", "/*!\r\n * jQuery blockUI plugin\r\n * Version 2.70.0-2014.11.23\r\n * Requires jQuery v1.7 or later\r\n */", nil},
+		{"slick_extracted_from_jquery", "slick.js", "            // Strict HTML recognition (must start with <)\n            // Extracted from jQuery v1.11 source\n", nil},
+		{"touch_punch_not_jquery_ui", "jquery.ui.touch-punch.min.js", "/*!\n * jQuery UI Touch Punch 0.2.3\n *\n * Copyright 2011–2014, Dave Furfero\n */", nil},
+		{"datepicker_not_bootstrap", "bootstrap-datepicker.min.js", "/*!\n * Datepicker for Bootstrap v1.9.0 (https://github.com/uxsolutions/bootstrap-datepicker)\n *\n * Licensed under the Apache License v2.0", []string{"bootstrap-datepicker@1.9.0"}},
+		{"jquery_ui_component", "widget.js", "/*!\n * jQuery UI Widget 1.13.2\n * http://jqueryui.com\n */", []string{"jquery-ui@1.13.2"}},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
