@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -112,10 +113,12 @@ func pathPackage(src string) (name, version string, ok bool) {
 // checksum and cache key.
 var yarnHash = regexp.MustCompile(`-[0-9a-f]{10}(?:-[0-9a-f]{10})?$`)
 
-// vuePackages are the packages Vue is released as, named "vue".
+// vuePackage reports whether name is one of the packages Vue is released
+// as, reported as "vue"; not @vue/reactivity and @vue/shared, which
+// Alpine.js bundles without Vue.
 func vuePackage(name string) bool {
 	switch name {
-	case "@vue/shared", "@vue/reactivity", "@vue/runtime-core", "@vue/runtime-dom", "@vue/compiler-core",
+	case "@vue/runtime-core", "@vue/runtime-dom", "@vue/compiler-core",
 		"@vue/compiler-dom", "@vue/compiler-sfc", "@vue/compiler-ssr", "@vue/server-renderer":
 		return true
 	}
@@ -130,12 +133,18 @@ const maxMapSources = 5000
 func pathObservationsOf(mapURL, bundle string, sources []string) []observation {
 	var out []observation
 	seen := map[string]bool{}
+	// With Vue's runtime in the bundle, its reactivity and shared packages
+	// are Vue's too.
+	withVue := slices.ContainsFunc(sources, func(src string) bool {
+		name, _, ok := pathPackage(src)
+		return ok && vuePackage(name)
+	})
 	for _, src := range sources {
 		name, v, ok := pathPackage(src)
 		if !ok {
 			continue
 		}
-		if vuePackage(name) {
+		if vuePackage(name) || withVue && (name == "@vue/reactivity" || name == "@vue/shared") {
 			name = "vue"
 		}
 		if v = normVersion(v); v == "" || seen[name+"@"+v] {

@@ -157,7 +157,8 @@ var rules = []rule{
 	banner("vue", "vue v", `vue v`+ver+`\n`),
 	// Vue 3.4 and later: each package's banner, which bundlers keep
 	// ("@vue/runtime-core v3.4.21"); the packages are released together.
-	banner("vue", "@vue/", `@vue/(?:shared|reactivity|runtime-core|runtime-dom|compiler-core|compiler-dom|compiler-sfc|compiler-ssr|server-renderer) v`+ver),
+	// Not @vue/reactivity and @vue/shared alone: Alpine.js bundles them.
+	banner("vue", "@vue/", `@vue/(?:runtime-core|runtime-dom|compiler-core|compiler-dom|compiler-sfc|compiler-ssr|server-renderer) v`+ver),
 	banner("react", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react\.`),
 	banner("react-dom", "@license React v", `@license React v`+ver+`\s*\n?\s*\*?\s*react-dom\.`),
 	banner("underscore", "Underscore.js ", `Underscore\.js `+ver+`\n`, "Based on", "| "),

@@ -70,6 +70,7 @@ func TestFind_Synthetic(t *testing.T) {
 		{"vue2_signature_other_property", "main.js", `Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.release="2.6.14"`, nil},
 		// Vue 3.4+ in a Vite bundle: its packages' banners.
 		{"vue3_package_banner", "index-Uu7yGAAh.js", "/**\n* @vue/runtime-core v3.4.21\n* (c) 2018-present Yuxi (Evan) You and Vue contributors\n* @license MIT\n**/", []string{"vue@3.4.21"}},
+		{"alpine_bundles_vue_reactivity", "module.esm.js", "/**\n* @vue/shared v3.5.41\n* (c) 2018-present Yuxi (Evan) You and Vue contributors\n* @license MIT\n**/\n/**\n* @vue/reactivity v3.5.41\n**/", nil},
 		{"vue3_package_banner_other_package", "index.js", "/**\n* @vue/devtools-api v6.5.1\n**/", nil},
 		// Vue 3 before 3.4: the app object's version constant, set elsewhere.
 		{"vue3_constant", "index-DRgSW_2M.js", `bo=Symbol(""),xo=()=>Pt(bo),ss="3.2.47",Oo="http://www.w3.org/2000/svg";const u=i.app={_uid:Xi++,_component:s,_props:r,_container:null,_context:i,_instance:null,version:ss,get config(){return i.config}}`, []string{"vue@3.2.47"}},
