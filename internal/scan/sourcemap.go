@@ -71,47 +71,52 @@ var (
 	pathVers = regexp.MustCompile(`^` + `(\d{1,9}\.\d{1,9}\.\d{1,9}(?:-[0-9A-Za-z.-]{1,40})?)`)
 )
 
+// pathLayouts are those two layouts: the directory's pattern, and what
+// precedes and follows the version in its name.
+var pathLayouts = []struct {
+	marker string
+	re     *regexp.Regexp
+	lead   func(name string) string
+	trail  *regexp.Regexp // what must end the name after the version, if anything
+}{
+	{"/.pnpm/", pnpmDir, func(n string) string { return strings.ReplaceAll(n, "/", "+") + "@" }, nil},
+	{".yarn/", yarnDir, func(n string) string { return strings.ReplaceAll(n, "/", "-") + "-npm-" }, yarnHash},
+}
+
+// yarnHash ends a Yarn cache file name: its checksum and cache key.
+var yarnHash = regexp.MustCompile(`-[0-9a-f]{10}(?:-[0-9a-f]{10})?$`)
+
 // pathPackage reads the npm package and version a bundled file's path
 // names (pnpm's and Yarn's layouts); ok is false for any other path.
 func pathPackage(src string) (name, version string, ok bool) {
-	var dir string
-	switch {
-	case strings.Contains(src, "/.pnpm/"):
-		m := pnpmDir.FindStringSubmatch(src)
+	for _, l := range pathLayouts {
+		if !strings.Contains(src, l.marker) {
+			continue
+		}
+		m := l.re.FindStringSubmatch(src)
 		if m == nil {
 			return "", "", false
 		}
-		dir, name = m[1], m[2]
-		rest, found := strings.CutPrefix(dir, strings.ReplaceAll(name, "/", "+")+"@")
+		name = m[2]
+		dir, found := strings.CutPrefix(m[1], l.lead(name))
 		if !found {
 			return "", "", false
 		}
-		dir = rest
-	case strings.Contains(src, ".yarn/"):
-		m := yarnDir.FindStringSubmatch(src)
-		if m == nil {
+		if l.trail != nil {
+			t := l.trail.FindStringIndex(dir)
+			if t == nil {
+				return "", "", false
+			}
+			dir = dir[:t[0]]
+		}
+		v := pathVers.FindString(dir)
+		if v == "" || (len(dir) > len(v) && !strings.ContainsRune("_(", rune(dir[len(v)]))) {
 			return "", "", false
 		}
-		dir, name = m[1], m[2]
-		rest, found := strings.CutPrefix(dir, strings.ReplaceAll(name, "/", "-")+"-npm-")
-		h := yarnHash.FindStringIndex(rest)
-		if !found || h == nil {
-			return "", "", false
-		}
-		dir = rest[:h[0]] // the version, without the cache's checksums
-	default:
-		return "", "", false
+		return name, v, true
 	}
-	v := pathVers.FindString(dir)
-	if v == "" || (len(dir) > len(v) && !strings.ContainsRune("_(-", rune(dir[len(v)]))) {
-		return "", "", false
-	}
-	return name, v, true
+	return "", "", false
 }
-
-// yarnHash is what follows the version in a Yarn cache file name: its
-// checksum and cache key.
-var yarnHash = regexp.MustCompile(`-[0-9a-f]{10}(?:-[0-9a-f]{10})?$`)
 
 // vuePackage reports whether name is one of the packages Vue is released
 // as, reported as "vue"; not @vue/reactivity and @vue/shared, which
