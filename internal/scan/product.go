@@ -45,7 +45,7 @@ var npmDisplay = map[string]string{
 	"@11ty/eleventy": "Eleventy", "svelte": "Svelte", "@sveltejs/kit": "SvelteKit", "preact": "Preact",
 	"moment-timezone": "Moment Timezone", "highcharts": "Highcharts", "video.js": "Video.js", "leaflet": "Leaflet",
 	"plotly.js": "Plotly", "summernote": "Summernote", "bootstrap-select": "Bootstrap-select", "quill": "Quill",
-	"socket.io-client": "Socket.io", "ckeditor4": "CKEditor",
+	"socket.io-client": "Socket.io", "ckeditor4": "CKEditor", "ckeditor5": "CKEditor 5",
 }
 
 var npmCategory = map[string]string{

@@ -85,6 +85,9 @@ type rule struct {
 	// version is then the string that name is set to elsewhere in the
 	// file (`ss="3.2.47"`).
 	ref bool
+	// join makes the version the first two groups joined by a dot (TinyMCE
+	// keeps majorVersion:"6",minorVersion:"8.2").
+	join bool
 }
 
 // ver is the version capture every rule uses: dotted numbers with an
@@ -97,6 +100,11 @@ const getter = `(?:function\(\)\{return [\w$]{1,4}\}|\(\)=>[\w$]{1,4})`
 
 func banner(lib, key, expr string, not ...string) rule {
 	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), not: not}
+}
+
+func joined(r rule) rule {
+	r.join = true
+	return r
 }
 
 func withNotIn(r rule, notIn ...string) rule {
@@ -269,6 +277,10 @@ var rules = []rule{
 	// Application Framework ... See https://raw.github.com/emberjs/ember.js/master/LICENSE
 	// * @version   5.12.0".
 	banner("ember-source", "emberjs/ember.js/master/LICENSE", `emberjs/ember\.js/master/LICENSE\s*\n\s*\*\s*@version\s+`+ver),
+	// TinyMCE bundled without its banner: majorVersion:"6",minorVersion:"8.2",releaseDate:"2023-12-11"
+	joined(after("tinymce", `majorVersion:"`, `majorVersion:"(\d{1,2})",minorVersion:"(\d{1,3}\.\d{1,3})",releaseDate:"`)),
+	// CKEditor 5: const x="41.0.0",E=new Date(2024,0,17);if(globalThis.CKEDITOR_VERSION)throw new A("ckeditor-duplicated-modules"
+	signature("ckeditor5", `.CKEDITOR_VERSION)throw`, `="`+ver+`"(?:,[\w$]{1,4}=new Date\([\d,]{5,12}\))?;if\((?:globalThis|window)\.CKEDITOR_VERSION\)throw`),
 	// moment-timezone minified: S.version="0.5.43",S.dataVersion="",S._zones=W
 	after("moment-timezone", `.version="`, `\.version="`+ver+`",[\w$]{1,4}\.dataVersion=`),
 	// CKEditor 4 (ckeditor.js): {timestamp:"L7CC",version:"4.16.2 (Standard)",revision:"4e64f67219",...
@@ -316,6 +328,12 @@ func Find(name string, content []byte) []Match {
 				continue
 			}
 			v, text := string(m[1]), m[0]
+			if r.join {
+				if len(m) < 3 || len(m[2]) == 0 {
+					continue
+				}
+				v += "." + string(m[2])
+			}
 			if r.ref {
 				cv, set := constantValue(content, m[1], at)
 				if cv == "" {

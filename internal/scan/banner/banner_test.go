@@ -128,6 +128,11 @@ func TestFind_Synthetic(t *testing.T) {
 		{"touch_punch_not_jquery_ui", "jquery.ui.touch-punch.min.js", "/*!\n * jQuery UI Touch Punch 0.2.3\n *\n * Copyright 2011–2014, Dave Furfero\n */", nil},
 		{"datepicker_not_bootstrap", "bootstrap-datepicker.min.js", "/*!\n * Datepicker for Bootstrap v1.9.0 (https://github.com/uxsolutions/bootstrap-datepicker)\n *\n * Licensed under the Apache License v2.0", []string{"bootstrap-datepicker@1.9.0"}},
 		{"jquery_ui_component", "widget.js", "/*!\n * jQuery UI Widget 1.13.2\n * http://jqueryui.com\n */", []string{"jquery-ui@1.13.2"}},
+		// TinyMCE and CKEditor 5 in bundles (npm's tinymce 6.8.2 and 5.10.9, ckeditor5-build-classic 41.0.0).
+		{"tinymce6_bundle", "vendor.js", `URL:null,defaultOptions:{},documentBaseURL:null,suffix:null,majorVersion:"6",minorVersion:"8.2",releaseDate:"2023-12-11",i18n:Ka`, []string{"tinymce@6.8.2"}},
+		{"tinymce5_bundle", "vendor.js", `documentBaseURL:null,suffix:null,$:Ya,majorVersion:"5",minorVersion:"10.9",releaseDate:"2023-11-15",editors:tw`, []string{"tinymce@5.10.9"}},
+		{"ckeditor5_bundle", "ckeditor.js", `(t);return e?[t,e,n]:[t,n]}const x="41.0.0",E=new Date(2024,0,17);if(globalThis.CKEDITOR_VERSION)throw new A("ckeditor-duplicated-modules",null);`, []string{"ckeditor5@41.0.0"}},
+		{"ckeditor5_older", "main.js", `const vn="35.0.0";if(window.CKEDITOR_VERSION)throw new Qe("ckeditor-duplicated-modules",null);window.CKEDITOR_VERSION=vn`, []string{"ckeditor5@35.0.0"}},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
