@@ -530,14 +530,10 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 			return
 		}
 		defer c.done()
-		sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
-		r, err := c.fetchFollow(ctx, u, sameHost, nil)
-		if err != nil || r.status != http.StatusOK || len(r.body) == 0 {
+		r := c.fetchFile(ctx, u, nil)
+		if r == nil {
 			return
 		}
-		c.mu.Lock()
-		c.stats.Assets++
-		c.mu.Unlock()
 		done := c.analysing()
 		if c.s.tap != nil {
 			c.s.tap(kind, r.url.String(), r.header, r.body)
@@ -562,6 +558,21 @@ func (c *crawl) asset(ctx context.Context, u, kind string) {
 		}
 		c.observe(obs...)
 	}()
+}
+
+// fetchFile fetches a file, following redirects on its host only, and
+// counts it as fetched when it answers 200 with a body that ok (when not
+// nil) accepts; nil otherwise.
+func (c *crawl) fetchFile(ctx context.Context, u string, ok func(*response) bool) *response {
+	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
+	r, err := c.fetchFollow(ctx, u, sameHost, nil)
+	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || (ok != nil && !ok(r)) {
+		return nil
+	}
+	c.mu.Lock()
+	c.stats.Assets++
+	c.mu.Unlock()
+	return r
 }
 
 // licenseFile is the address of the file a bundle's licence comments were
@@ -617,14 +628,10 @@ func (c *crawl) beside(ctx context.Context, u, kind string, read func(r *respons
 	if !c.extra(u) {
 		return
 	}
-	sameHost := func(from, to *url.URL) bool { return from.Host == to.Host && to.Scheme == from.Scheme }
-	r, err := c.fetchFollow(ctx, u, sameHost, nil)
-	if err != nil || r.status != http.StatusOK || len(r.body) == 0 || isHTML(r) {
+	r := c.fetchFile(ctx, u, func(r *response) bool { return !isHTML(r) })
+	if r == nil {
 		return
 	}
-	c.mu.Lock()
-	c.stats.Assets++
-	c.mu.Unlock()
 	done := c.analysing()
 	if c.s.tap != nil {
 		c.s.tap(kind, r.url.String(), r.header, r.body)

@@ -187,16 +187,16 @@ func (c *crawl) analyzeHTTP(r *response) {
 			if len(v) > 1024 {
 				v = v[:1024]
 			}
-			m := h.re.FindStringSubmatch(v)
+			m := h.re.FindStringSubmatchIndex(v)
 			if m == nil {
 				continue
 			}
 			o := observation{key: h.key, kind: sentinel.EvidenceHeader, url: u, detail: h.header + ": " + v, confidence: sentinel.ConfidenceProduct}
-			if len(m) > 1 {
-				if ver := normVersion(m[1]); ver != "" {
+			if len(m) > 3 && m[2] >= 0 {
+				if ver := normVersion(v[m[2]:m[3]]); ver != "" {
 					o.version, o.confidence = ver, sentinel.ConfidenceGenerator
 					o.weak = !precise(ver)
-					o.distro = headerDistribution(h.header, v, h.re.FindStringIndex(v)[1])
+					o.distro = headerDistribution(h.header, v, m[1])
 				}
 			}
 			out = append(out, o)
@@ -311,25 +311,26 @@ func (c *crawl) analyzePage(r *response, p *page) {
 	for _, g := range p.generators {
 		out = append(out, generatorObservations(u, g, `<meta name="generator">`)...)
 	}
+	head := r.body[:min(len(r.body), htmlRuleBytes)]
 	// Angular stamps its version on the root element of a page it
 	// rendered on the server or prerendered.
-	if m := ngVersion.FindSubmatch(r.body[:min(len(r.body), htmlRuleBytes)]); m != nil {
+	if m := ngVersion.FindSubmatch(head); m != nil {
 		if v := normVersion(string(m[1])); v != "" {
 			out = append(out, observation{key: "npm:@angular/core", version: v, kind: sentinel.EvidenceFingerprint, url: u,
 				detail: `ng-version="` + string(m[1]) + `"`, confidence: sentinel.ConfidenceGenerator})
 		}
 	}
 	for _, mk := range pageMarkers {
-		if bytes.Contains(r.body[:min(len(r.body), htmlRuleBytes)], []byte(mk.code)) {
+		if bytes.Contains(head, []byte(mk.code)) {
 			out = append(out, observation{key: mk.key, kind: sentinel.EvidenceFingerprint, url: u, detail: "page: " + mk.code, confidence: sentinel.ConfidenceProduct, aux: true})
 			break // the markers name one product
 		}
 	}
 	// Next.js pages carry their data and load their code from /_next/.
-	if head := r.body[:min(len(r.body), htmlRuleBytes)]; bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)) || bytes.Contains(head, []byte(`src="/_next/static/`)) {
-		detail := `<script id="__NEXT_DATA__">`
-		if !bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)) {
-			detail = `<script src="/_next/static/...">`
+	if data := bytes.Contains(head, []byte(`id="__NEXT_DATA__"`)); data || bytes.Contains(head, []byte(`src="/_next/static/`)) {
+		detail := `<script src="/_next/static/...">`
+		if data {
+			detail = `<script id="__NEXT_DATA__">`
 		}
 		out = append(out, observation{key: "npm:next", kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceProduct, aux: true})
 	}
