@@ -94,10 +94,11 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // bound of a requirements.txt line ("flask>=2.0"), not a pinned one.
 const PropVersionConstraint = "sentinel:version_constraint"
 
-// swiftName normalises a SwiftPM package location: no scheme, no default
-// port, no ".git", as OSV's SwiftURL names are written.
+// swiftName normalises a SwiftPM package location: no scheme or user (an
+// SSH location names the same repository), no default port, no ".git", as
+// OSV's SwiftURL names are written.
 func swiftName(n string) string {
-	n = strings.TrimSuffix(n, ".git")
+	n = strings.TrimSuffix(swiftLocation(n), ".git")
 	if host, rest, ok := strings.Cut(n, "/"); ok {
 		host = strings.TrimSuffix(strings.TrimSuffix(host, ":443"), ":80")
 		n = host + "/" + rest

@@ -72,6 +72,7 @@ var lockCases = []lockCase{
 	{"requirements-bitnami-vulndb-config", "PyPI", requirementsRead, nil, nil},
 	{"ruby-dependabot-updater", "RubyGems", gemfileRead, nil, nil},
 	{"swift-dependabot-example", "SwiftURL", swiftRead, nil, nil},
+	{"swift-v1-dependabot-conflicts", "SwiftURL", swiftRead, nil, nil},
 	{"uv-fullstack-fastapi-template", "PyPI", tomlPackagesRead("uv.lock"), nil, nil},
 	{"yarn-berry-reselect", "npm", yarnRead, nil, nil},
 	{"yarn-v1-d3", "npm", yarnRead, nil, nil},
