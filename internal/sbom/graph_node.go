@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -235,10 +236,14 @@ type yarnLock struct {
 func parseYarnLock(data []byte) (*yarnLock, error) {
 	if !bytes.Contains(data, []byte("\n__metadata:")) && !bytes.HasPrefix(data, []byte("__metadata:")) {
 		entries, err := parseYarnV1(data)
-		if err != nil {
+		if len(entries) == 0 && err != nil {
+			var pe *partialError
+			if errors.As(err, &pe) {
+				err = pe.errs[0] // nothing was read: the first reason is the file's
+			}
 			return nil, err
 		}
-		return &yarnLock{entries: entries}, nil
+		return &yarnLock{entries: entries}, err // err: a *partialError, or nil
 	}
 	var doc map[string]berryEntry
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -303,7 +308,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 	y, ok := lk.pre.(*yarnLock)
 	if !ok {
 		var err error
-		if y, err = parseYarnLock(data); err != nil {
+		if y, err = parseYarnLock(data); y == nil {
 			return err
 		}
 	}
@@ -445,10 +450,14 @@ func registryTarball(res string) bool {
 }
 
 // parseYarnV1 reads a yarn v1 lockfile: blocks of `descriptors:` followed
-// by indented `key value` lines and `dependencies:` sub-blocks.
+// by indented `key value` lines and `dependencies:` sub-blocks. A block
+// whose first line is not `descriptors:` is left out, with its indented
+// lines, and named in the *partialError returned with the other entries.
 func parseYarnV1(data []byte) ([]yarnEntry, error) {
 	var out []yarnEntry
+	var bad []error
 	var cur *yarnEntry
+	skipping := false // inside a block left out
 	var sub string
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
@@ -462,17 +471,30 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 		text := strings.TrimSpace(line)
 		switch {
 		case indent == 0:
+			cur, sub, skipping = nil, "", false
 			if !strings.HasSuffix(text, ":") {
-				return nil, fmt.Errorf("yarn.lock: unexpected line %q", line)
+				bad = append(bad, fmt.Errorf("yarn.lock: unexpected line %q", truncate(line)))
+				skipping = true
+				continue
 			}
-			out = append(out, yarnEntry{deps: map[string]string{}})
-			cur = &out[len(out)-1]
-			sub = ""
+			var descs []string
 			for _, d := range strings.Split(strings.TrimSuffix(text, ":"), ",") {
-				cur.descriptors = append(cur.descriptors, unq(d))
+				descs = append(descs, unq(d))
 			}
+			// A package name has no space ("name@>= 1 < 2" has one in its
+			// range only): "es6-promise ^3.0.2:" names no package.
+			if slices.ContainsFunc(descs, func(d string) bool { return strings.ContainsRune(yarnName(d), ' ') }) {
+				bad = append(bad, fmt.Errorf("yarn.lock: no package name in %q", truncate(line)))
+				skipping = true
+				continue
+			}
+			out = append(out, yarnEntry{descriptors: descs, deps: map[string]string{}})
+			cur = &out[len(out)-1]
+		case skipping:
+			continue
 		case cur == nil:
-			return nil, fmt.Errorf("yarn.lock: indented line before any entry")
+			bad = append(bad, fmt.Errorf("yarn.lock: indented line before any entry: %q", truncate(line)))
+			skipping = true
 		case indent == 2:
 			sub = ""
 			if strings.HasSuffix(text, ":") {
@@ -503,5 +525,8 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 			cur.deps[k] = unq(v)
 		}
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return out, partial(bad)
 }

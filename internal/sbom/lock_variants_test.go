@@ -78,6 +78,11 @@ func TestLockVariants(t *testing.T) {
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},
+		// yarn v1 with two entry headers broken by hand ("encoding@^0.1.11"
+		// without its colon, "es6-promise ^3.0.2:" without an "@"): the
+		// other eight entries are read.
+		{dir: "yarn-v1-bad-entry", want: []string{"etag@1.7.0", "fetch-factory@0.0.1", "iconv-lite@0.4.15", "is-stream@1.1.0",
+			"isomorphic-fetch@2.2.1", "lodash@3.10.1", "node-fetch@1.6.3", "whatwg-fetch@2.0.2"}, warn: true},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/lock-variants", c.dir), sbom.Options{})

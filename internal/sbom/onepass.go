@@ -436,10 +436,10 @@ func (e yarnLockExtractor) Extract(_ context.Context, in *filesystem.ScanInput) 
 // parse implements onePass.
 func (yarnLockExtractor) parse(b []byte) (any, error) {
 	y, err := parseYarnLock(b)
-	if err != nil {
+	if y == nil {
 		return nil, fmt.Errorf("could not extract: %w", err)
 	}
-	return y, nil
+	return y, err // a *partialError: some entries were left out
 }
 
 // packages implements onePass.
