@@ -104,7 +104,7 @@ Exit codes (the gate fails closed: an error is never 72):
       after 5 attempts): transient; retry, or use --offline-db
 
 Inputs and policy:
-  --sbom FILE       gate a CycloneDX (1.2-1.7) or SPDX 2.2/2.3 JSON SBOM instead of DIR
+  --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, tag-value) SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
   --kinds K         all, languages or os (dpkg, apk, RPM databases under DIR)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
@@ -149,7 +149,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	fs.StringVar(&o.apiKey, "api-key", "", "API key with the sca:read scope (env SENTINEL_API_KEY)")
 	fs.StringVar(&o.offlineDB, "offline-db", "", "match offline against this intel snapshot (sentineld intel export -o FILE); no network")
 	fs.StringVar(&o.format, "format", "table", "output format: table, json, sarif or cyclonedx")
-	fs.StringVar(&o.output, "o", "", "write the --format output to this file (default: standard output)")
+	fs.StringVar(&o.output, "o", "", "write the --format output to this file, - for standard output (default: standard output)")
 	fs.StringVar(&o.output, "output", "", "same as -o")
 	fs.StringVar(&o.ignore, "ignore", "", "ignore file (default: "+DefaultIgnoreFile+" in DIR, if present)")
 	fs.Func("vex", "OpenVEX JSON document whose not_affected and fixed statements suppress findings (repeatable)", func(s string) error {
@@ -158,7 +158,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	})
 	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: the manifest's project name, else DIR's base name)")
 	fs.StringVar(&o.failOn, "fail-on", "", "the lowest severity that fails the gate (exit 71): critical, high, medium or low (default: any match); a known-exploited match exits 70 whatever this says")
-	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (1.2 to 1.7) or SPDX 2.2/2.3 JSON SBOM (Syft, cdxgen, npm sbom...) instead of walking DIR")
+	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (JSON 1.2 to 1.7, or XML) or SPDX (2.2/2.3 JSON, or tag-value) SBOM (Syft, cdxgen, npm sbom, the Maven plugin...) instead of walking DIR")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ciUsage)
 		fs.PrintDefaults()
@@ -444,7 +444,7 @@ func (c *Command) ciWrite(o *ciFlags, format report.Format, r *report.Report, ro
 	opts := report.Options{URIPrefix: sarifPrefix(root)}
 	tableToStderr := true
 	switch {
-	case o.output != "":
+	case o.output != "" && o.output != "-":
 		var buf bytes.Buffer
 		if err := report.Write(&buf, format, r, opts); err != nil {
 			return err
@@ -452,7 +452,7 @@ func (c *Command) ciWrite(o *ciFlags, format report.Format, r *report.Report, ro
 		if err := os.WriteFile(o.output, buf.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write the %s report: %w", format, err)
 		}
-	case o.set["format"]:
+	case o.set["format"] || o.output == "-":
 		if err := report.Write(c.stdout(), format, r, opts); err != nil {
 			return fmt.Errorf("write the %s report: %w", format, err)
 		}

@@ -13,14 +13,14 @@ import (
 func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 	fs := c.flagSet("sbom")
 	o := c.commonFlags(fs)
-	output := fs.String("output", "", "write the SBOM to this file (default: standard output, unless --submit)")
+	output := fs.String("output", "", "write the SBOM to this file, - for standard output (default: standard output, unless --submit)")
 	fs.StringVar(output, "o", "", "short for --output")
 	submit := fs.Bool("submit", false, "submit the SBOM to the agent listener with the enrolled certificate")
 	host := fs.String("host", "", "the host name written in the SBOM (default: the enrolled host name, else the system's)")
 	asJSON := fs.Bool("json", false, "with --submit, print the service's answer as JSON")
 	enrich := fs.Bool("enrich", false, "add vulnerabilities (OSV id, aliases, ratings, CWEs, fixed versions, known-exploited flag) from the match API or --offline-db")
 	offlineDB := fs.String("offline-db", "", "with --enrich: an intel snapshot (sentineld intel export) instead of the match API")
-	sf := c.addScanFlags(fs, "from", "read the components from this CycloneDX or SPDX JSON SBOM (another tool's) instead of walking DIR; with --enrich, the SBOM gains vulnerabilities")
+	sf := c.addScanFlags(fs, "from", "read the components from this CycloneDX (JSON or XML) or SPDX (JSON or tag-value) SBOM, another tool's, instead of walking DIR; with --enrich, the SBOM gains vulnerabilities")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -78,12 +78,12 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	switch {
-	case *output != "":
+	case *output != "" && *output != "-":
 		if err := os.WriteFile(*output, data, 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(c.stderr(), "sentinel: wrote %s (%d components)\n", *output, len(res.Components))
-	case !*submit:
+	case !*submit || *output == "-":
 		if _, err := c.stdout().Write(data); err != nil {
 			return err
 		}

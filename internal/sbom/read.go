@@ -20,11 +20,13 @@ import (
 // or Sentinel itself) into the Result that Extract gives for a tree, so that
 // the CI gate and enrichment work on it as on extracted components:
 //
-//   - CycloneDX 1.2 to 1.7 JSON, through Decode: components with a purl
+//   - CycloneDX 1.2 to 1.7 JSON, through Decode (and CycloneDX 1.0 to 1.7
+//     XML, converted to JSON first: read_convert.go): components with a purl
 //     (nested ones included), their licenses and locations (Sentinel's
 //     sentinel:location and Syft's syft:location:N:path properties), the
 //     dependency graph by bom-ref, and metadata.component as the project;
-//   - SPDX 2.2 and 2.3 JSON: packages with a purl external reference
+//   - SPDX 2.2 and 2.3 JSON (and SPDX 2.1-2.3 tag-value, converted to
+//     2.3 JSON first): packages with a purl external reference
 //     ("PACKAGE-MANAGER"/"PACKAGE_MANAGER", type purl), licenseDeclared (else
 //     licenseConcluded; NOASSERTION and NONE are no license), the
 //     DEPENDS_ON and *_DEPENDENCY_OF relationships as the graph, and the
@@ -35,12 +37,26 @@ import (
 // left out and counted in a warning. Result.Files has one entry for the
 // document; Result.Root is empty.
 
-// ReadSBOM reads a CycloneDX or SPDX JSON SBOM. The error wraps
+// ReadSBOM reads a CycloneDX (JSON or XML) or SPDX (JSON or tag-value)
+// SBOM. The error wraps
 // ErrUnsupportedSBOM when the document is neither.
 func ReadSBOM(data []byte) (*Result, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	if isSPDXJSON(trimmed) {
+	switch {
+	case isSPDXJSON(trimmed):
 		return readSPDX(trimmed)
+	case isSPDXTagValue(trimmed):
+		j, err := spdxFromTagValue(trimmed)
+		if err != nil {
+			return nil, err
+		}
+		return readSPDX(j)
+	case len(trimmed) > 0 && trimmed[0] == '<':
+		j, err := cycloneDXFromXML(trimmed)
+		if err != nil {
+			return nil, err
+		}
+		data = j
 	}
 	if err := unreadForm(trimmed); err != nil {
 		return nil, err
@@ -75,15 +91,17 @@ func ReadSBOMFile(path string) (*Result, error) {
 // give instead; nil for anything else (Decode then says what is wrong).
 func unreadForm(b []byte) error {
 	head := b[:min(len(b), 4096)]
-	switch {
-	case len(b) > 0 && b[0] == '<':
-		return reject("the SBOM is XML, which is not read: give the CycloneDX or SPDX JSON form (cyclonedx convert --output-format json, or the producing tool's JSON output)")
-	case bytes.HasPrefix(b, []byte("SPDXVersion:")) || bytes.Contains(head, []byte("\nSPDXVersion:")):
-		return reject("the SBOM is SPDX tag-value, which is not read: give it as SPDX 2.2/2.3 JSON (the producing tool's spdx-json output, or pyspdxtools -i FILE -o FILE.json)")
-	case len(b) > 0 && b[0] == '{' && bytes.Contains(head, []byte(`"@context"`)) && bytes.Contains(head, []byte("spdx.org/rdf/3")):
-		return reject("the SBOM is SPDX 3 (JSON-LD), which is not read yet: give SPDX 2.2/2.3 JSON or CycloneDX JSON")
+	if len(b) > 0 && b[0] == '{' && bytes.Contains(head, []byte(`"@context"`)) && bytes.Contains(head, []byte("spdx.org/rdf/3")) {
+		return reject("the SBOM is SPDX 3 (JSON-LD), which is not read yet: give SPDX 2.2/2.3 (JSON or tag-value) or CycloneDX (JSON or XML)")
 	}
 	return nil
+}
+
+// isSPDXTagValue reports whether b is an SPDX tag-value document: an
+// SPDXVersion tag on one of its first lines.
+func isSPDXTagValue(b []byte) bool {
+	head := b[:min(len(b), 4096)]
+	return bytes.HasPrefix(head, []byte("SPDXVersion:")) || bytes.Contains(head, []byte("\nSPDXVersion:"))
 }
 
 // isSPDXJSON reports whether a JSON document has an "spdxVersion" member

@@ -74,6 +74,22 @@ func TestReadSBOMOnlySubject(t *testing.T) {
 	}
 }
 
+// TestReadSPDXTagValue: SPDX 2.2 tag-value (the SPDX examples' hello
+// world) reads: its described package is the project, and the package
+// without a purl is counted in a warning.
+func TestReadSPDXTagValue(t *testing.T) {
+	res := mustReadSBOM(t, "spdx-examples-example1.spdx")
+	if p := res.MainProject(); p == nil || p.Name != "hello" || len(p.Licenses) != 1 || p.Licenses[0] != "GPL-3.0-or-later" {
+		t.Errorf("project %+v, want hello under GPL-3.0-or-later", p)
+	}
+	if len(res.Components) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0].Reason, "without a purl") {
+		t.Errorf("components %+v, warnings %+v; want none, and one warning about the package without a purl", res.Components, res.Warnings)
+	}
+	if res.Files[0].Extractor != "spdx-2.3" {
+		t.Errorf("read as %s, want spdx-2.3 (tag-value 2.2, converted)", res.Files[0].Extractor)
+	}
+}
+
 // TestReadCycloneDX17: cdxgen 12's default output, CycloneDX 1.7, is valid
 // against the official 1.7 schema and reads to every purl it lists.
 func TestReadCycloneDX17(t *testing.T) {
@@ -101,7 +117,6 @@ func TestReadCycloneDX17(t *testing.T) {
 // give instead.
 func TestReadSBOMUnreadForms(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
-		{"spdx-examples-example1.spdx", "SPDX tag-value"},
 		{"spdx-examples-example11.spdx3.json", "SPDX 3"},
 	} {
 		_, err := sbom.ReadSBOMFile(filepath.Join(sboms, c.file))
@@ -109,8 +124,49 @@ func TestReadSBOMUnreadForms(t *testing.T) {
 			t.Errorf("%s: %v; want an unsupported-SBOM error naming %s and what to give", c.file, err, c.want)
 		}
 	}
-	_, err := sbom.ReadSBOM([]byte(`<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.5"/>`))
-	if !errors.Is(err, sbom.ErrUnsupportedSBOM) || !strings.Contains(err.Error(), "XML") {
-		t.Errorf("XML: %v", err)
+	for _, c := range []struct{ doc, want string }{
+		{`<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, "SPDX RDF/XML"},
+		{`<?xml version="1.0"?><project xmlns="http://maven.apache.org/POM/4.0.0"/>`, "not a CycloneDX BOM"},
+		{`<bom xmlns="http://cyclonedx.org/schema/bom/9.9"/>`, "unsupported CycloneDX XML namespace"},
+		{`<bom xmlns="http://cyclonedx.org/schema/bom/1.5"><components>`, "CycloneDX XML"},
+		{`<?xml version="1.0"?>`, "not well-formed XML"},
+		{"SPDXVersion: SPDX-2.3\nPackageName: \n", "SPDX tag-value"},
+	} {
+		_, err := sbom.ReadSBOM([]byte(c.doc))
+		var de *sbom.DecodeError
+		if !errors.Is(err, sbom.ErrUnsupportedSBOM) || !errors.As(err, &de) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.40q: %v; want an unsupported-SBOM error saying %q", c.doc, err, c.want)
+		}
 	}
+}
+
+// FuzzReadSBOM: whatever the bytes (JSON, XML, tag-value), ReadSBOM answers
+// with components or with an unsupported-SBOM error that says why; it
+// never panics, and every component it returns has a purl that parses.
+func FuzzReadSBOM(f *testing.F) {
+	for _, name := range []string{"spdx-examples-example1.spdx", "spdx-examples-minimal.spdx.json", "bom-examples-saasbom.cdx.json"} {
+		if b, err := os.ReadFile(filepath.Join(sboms, name)); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte(`<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.4" version="1"><metadata><component type="application"><name>app</name><purl>pkg:npm/app@1.0.0</purl></component></metadata>` +
+		`<components><component type="library" bom-ref="a"><name>lodash</name><version>4.17.20</version><purl>pkg:npm/lodash@4.17.20</purl></component></components>` +
+		`<dependencies><dependency ref="a"/></dependencies></bom>`))
+	f.Add([]byte("SPDXVersion: SPDX-2.3\nDataLicense: CC0-1.0\nSPDXID: SPDXRef-DOCUMENT\nDocumentName: d\nDocumentNamespace: https://example.com/d\nCreator: Tool: t\nCreated: 2026-01-01T00:00:00Z\n\n" +
+		"PackageName: lodash\nSPDXID: SPDXRef-p\nPackageVersion: 4.17.20\nPackageDownloadLocation: NOASSERTION\nExternalRef: PACKAGE-MANAGER purl pkg:npm/lodash@4.17.20\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := sbom.ReadSBOM(data)
+		if err != nil {
+			var de *sbom.DecodeError
+			if !errors.As(err, &de) || !errors.Is(err, sbom.ErrUnsupportedSBOM) || de.Message() == "" {
+				t.Fatalf("ReadSBOM error %v (%T) is not a DecodeError with a message", err, err)
+			}
+			return
+		}
+		for _, c := range res.Components {
+			if !purlParses(c.Purl) || c.Name == "" {
+				t.Fatalf("component %+v: want a parsing purl and a name", c)
+			}
+		}
+	})
 }

@@ -32,6 +32,9 @@ func TestSpecVectors(t *testing.T) {
 			valid, invalid := 0, 0
 			for _, e := range entries {
 				name := e.Name()
+				if filepath.Ext(name) != ".json" {
+					continue // the XML twins are ReadSBOM's (read_encodings_test.go)
+				}
 				data := mustRead(t, filepath.Join(specVectors, v, name))
 				err := sbom.Validate(data)
 				switch {

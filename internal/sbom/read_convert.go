@@ -1,0 +1,83 @@
+package sbom
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	cdx "github.com/CycloneDX/cyclonedx-go"
+	spdxjson "github.com/spdx/tools-golang/json"
+	"github.com/spdx/tools-golang/tagvalue"
+)
+
+// The other encodings of the two formats: CycloneDX XML (the default of
+// the Maven and Gradle plugins, and what Dependency-Track exports) and
+// SPDX tag-value (Syft's spdx-tag-value, the SPDX tools). Each is decoded
+// by its format's own library and written again as JSON, which ReadSBOM
+// then reads like any JSON document: one reading of each format, whatever
+// the encoding.
+
+// cycloneDXFromXML decodes a CycloneDX XML document and encodes it as
+// CycloneDX JSON of the same version (1.2 for 1.0 and 1.1, which had no
+// JSON form).
+func cycloneDXFromXML(data []byte) ([]byte, error) {
+	root, err := xmlRoot(data)
+	if err != nil {
+		return nil, &DecodeError{msg: "the SBOM is not well-formed XML: " + err.Error(), err: err}
+	}
+	if root.Local != "bom" || !strings.HasPrefix(root.Space, "http://cyclonedx.org/schema/bom/") {
+		if root.Space == "http://www.w3.org/1999/02/22-rdf-syntax-ns#" {
+			return nil, reject("the SBOM is SPDX RDF/XML, which is not read: give it as SPDX 2.2/2.3 JSON or tag-value")
+		}
+		return nil, reject("the XML document is not a CycloneDX BOM (its root element is <%s> in namespace %q): give a CycloneDX or SPDX document",
+			truncate(root.Local), truncate(root.Space))
+	}
+	var bom cdx.BOM
+	if err := cdx.NewBOMDecoder(bytes.NewReader(data), cdx.BOMFileFormatXML).Decode(&bom); err != nil {
+		return nil, &DecodeError{msg: "cannot read the CycloneDX XML: " + err.Error(), err: err}
+	}
+	if bom.SpecVersion == 0 {
+		return nil, reject("unsupported CycloneDX XML namespace %q; versions 1.0 to 1.7 are read", truncate(root.Space))
+	}
+	v := max(bom.SpecVersion, cdx.SpecVersion1_2)
+	bom.BOMFormat = cdx.BOMFormat // JSON's marker, which XML has no field for
+	var out bytes.Buffer
+	if err := cdx.NewBOMEncoder(&out, cdx.BOMFileFormatJSON).EncodeVersion(&bom, v); err != nil {
+		return nil, &DecodeError{msg: "cannot convert the CycloneDX XML: " + err.Error(), err: err}
+	}
+	return out.Bytes(), nil
+}
+
+// xmlRoot returns the name of the document's root element.
+func xmlRoot(data []byte) (xml.Name, error) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return xml.Name{}, errors.New("no root element")
+			}
+			return xml.Name{}, err
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			return se.Name, nil
+		}
+	}
+}
+
+// spdxFromTagValue parses an SPDX 2.1-2.3 tag-value document and writes it
+// as SPDX 2.3 JSON.
+func spdxFromTagValue(data []byte) ([]byte, error) {
+	doc, err := tagvalue.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX tag-value document: %v", err), err: err}
+	}
+	var out bytes.Buffer
+	if err := spdxjson.Write(doc, &out); err != nil {
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX tag-value document: %v", err), err: err}
+	}
+	return out.Bytes(), nil
+}
