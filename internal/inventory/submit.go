@@ -140,7 +140,7 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 		return nil, sentinel.InvalidField("body", "the SBOM could not be read")
 	}
 	if !slices.Contains(AcceptedSpecVersions, doc.SpecVersion) {
-		return nil, sentinel.InvalidField("body", "CycloneDX %s is not accepted: submit CycloneDX 1.5 JSON (1.2 to 1.4 are read as subsets of 1.5)", doc.SpecVersion)
+		return nil, sentinel.InvalidField("body", "CycloneDX %s is not accepted: submit CycloneDX 1.5 JSON (1.2 to 1.4 are read as subsets of 1.5): sentinel sbom --from FILE writes it as 1.5 (--submit sends it)", doc.SpecVersion)
 	}
 	// The certificate's identity is the host: what the request or the SBOM
 	// claims is recorded as a claim, never as the host (an agent cannot

@@ -257,10 +257,10 @@ func Decode(data []byte) (*Document, error) {
 	switch trimmed[0] {
 	case '{':
 	case '<':
-		return nil, reject("the SBOM is XML; only CycloneDX JSON is accepted")
+		return nil, reject("the SBOM is XML; only CycloneDX JSON is accepted: sentinel sbom --from FILE writes it as CycloneDX 1.5 JSON (--submit sends it)")
 	default:
 		if bytes.HasPrefix(trimmed, []byte("SPDXVersion:")) {
-			return nil, reject("the SBOM is SPDX tag-value; only CycloneDX JSON is accepted")
+			return nil, reject("the SBOM is SPDX tag-value; only CycloneDX JSON is accepted: sentinel sbom --from FILE writes it as CycloneDX 1.5 JSON (--submit sends it)")
 		}
 		return nil, reject("the SBOM is not a JSON object")
 	}
@@ -345,7 +345,7 @@ func Decode(data []byte) (*Document, error) {
 
 	if bomFormat != "CycloneDX" {
 		if spdx != "" {
-			return nil, reject("the SBOM is SPDX; only CycloneDX JSON is accepted")
+			return nil, reject("the SBOM is SPDX; only CycloneDX JSON is accepted: sentinel sbom --from FILE writes it as CycloneDX 1.5 JSON (--submit sends it)")
 		}
 		if bomFormat == "" {
 			return nil, reject("the document has no bomFormat and is not a CycloneDX SBOM")
