@@ -420,7 +420,8 @@ func TestMatchNonNumericSemverEvent(t *testing.T) {
 // the ecosystem, and a package meets only its own release's: RHEL by major
 // release ("Red Hat:enterprise_linux:9::baseos"), SUSE by product and
 // service pack ("SUSE:Linux Enterprise Server 15 SP3", also its -LTSS
-// stream), openSUSE Leap by version.
+// stream), openSUSE Leap by version, AlmaLinux and Rocky Linux by major
+// release ("AlmaLinux:9").
 func TestMatchRPMReleases(t *testing.T) {
 	rec := func(id, eco, name, fixed string) *intel.Advisory {
 		a, err := intel.DecodeAdvisory([]byte(`{"id":"` + id + `","modified":"2026-01-01T00:00:00Z","affected":[{"package":{"ecosystem":"` + eco + `","name":"` + name + `"},` +
@@ -436,6 +437,8 @@ func TestMatchRPMReleases(t *testing.T) {
 		rec("SUSE-12", "SUSE:Linux Enterprise Server 12 SP5", "openssl-1_1", "1.1.1d-99.1"),
 		rec("SUSE-15", "SUSE:Linux Enterprise Server 15 SP3-LTSS", "openssl-1_1", "1.1.1d-11.30.1"),
 		rec("LEAP", "openSUSE:Leap 15.3", "openssl-1_1", "1.1.1d-11.30.1"),
+		rec("ALSA-2023:0946", "AlmaLinux:9", "openssl", "1:3.0.1-47.el9_1"),
+		rec("RLSA-2024:2447", "Rocky Linux:9", "openssl", "1:3.0.7-27.el9"),
 	}, nil, nil, intel.Options{})
 	for _, c := range []struct {
 		purl string
@@ -446,6 +449,13 @@ func TestMatchRPMReleases(t *testing.T) {
 		{"pkg:rpm/suse/openssl-1_1@1.1.1d-11.20.1?distro=sles-15.3", []string{"SUSE-15"}},
 		{"pkg:rpm/opensuse-leap/openssl-1_1@1.1.1d-11.20.1?distro=opensuse-leap-15.3", []string{"LEAP"}},
 		{"pkg:rpm/opensuse-leap/openssl-1_1@1.1.1d-11.20.1?distro=opensuse-leap-15.5", nil},
+		// AlmaLinux and Rocky Linux by major release, with the epoch the
+		// records write and the scanned package carries as a qualifier.
+		{"pkg:rpm/almalinux/openssl@3.0.1-43.el9_0?arch=x86_64&distro=almalinux-9.0&epoch=1", []string{"ALSA-2023:0946"}},
+		{"pkg:rpm/almalinux/openssl@3.0.1-47.el9_1?arch=x86_64&distro=almalinux-9.1&epoch=1", nil},
+		{"pkg:rpm/almalinux/openssl@3.0.1-43.el9_0?arch=x86_64&distro=almalinux-8.9&epoch=1", nil},
+		{"pkg:rpm/rocky/openssl@3.0.7-24.el9?arch=x86_64&distro=rocky-9.3&epoch=1", []string{"RLSA-2024:2447"}},
+		{"pkg:rpm/rocky/openssl@3.0.7-27.el9?arch=x86_64&distro=rocky-9.4&epoch=1", nil},
 	} {
 		r := idx.MatchBatch([]string{c.purl})[0]
 		var got []string

@@ -26,10 +26,14 @@ const (
 )
 
 // DefaultEcosystems are the OSV ecosystems synced by default: those the
-// agent, the CI gate and the external scans produce components of.
+// agent, the CI gate and the external scans produce components of. Red Hat
+// and SUSE, whose exports are the largest by far, are left to operators
+// with such hosts (--intel-ecosystems); until then the inventory counts
+// those hosts' packages as unchecked rather than clean.
 var DefaultEcosystems = []string{
-	"Alpine", "ConanCenter", "CRAN", "crates.io", "Debian", "Go", "Hackage", "Hex", "Maven", "npm", "NuGet",
-	"Packagist", "Pub", "PyPI", "RubyGems", "SwiftURL", "Ubuntu",
+	"AlmaLinux", "Alpine", "Chainguard", "ConanCenter", "CRAN", "crates.io", "Debian", "Go", "Hackage", "Hex",
+	"Julia", "Maven", "npm", "NuGet", "Packagist", "Pub", "PyPI", "Rocky Linux", "RubyGems", "SwiftURL",
+	"Ubuntu", "Wolfi",
 }
 
 // Feeds are the published sources a service keeps its intel current from:
