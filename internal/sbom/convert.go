@@ -87,6 +87,11 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		// it is a bound, not what is installed.
 		c.Properties = map[string]string{PropVersionConstraint: m.VersionComparator + p.Version}
 	}
+	if b, ok := p.Metadata.(versionBound); ok {
+		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
+		// lowest version, which p.Version is.
+		c.Properties = map[string]string{PropVersionConstraint: string(b)}
+	}
 	return c, true
 }
 

@@ -9,7 +9,8 @@
 // read by Sentinel's own readers under the plugins' names, and Cargo.lock
 // is decoded once for packages and graph (onepass.go): scalibr's line
 // lookups and commit regular expressions were most of the time on large
-// JavaScript projects. The walk only lists candidate files;
+// JavaScript projects. MSBuild project files (a .NET project without
+// packages.lock.json) are read by Sentinel's reader (msbuild.go). The walk only lists candidate files;
 // a pool of workers then reads each file once, largest first, and runs the
 // extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a

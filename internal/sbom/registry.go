@@ -94,6 +94,7 @@ var registry = []struct {
 	{pylock.Name, Languages, pylock.New},                                               // pylock.toml, pylock.*.toml (PEP 751)
 	{packagesconfig.Name, Languages, packagesconfig.New},                               // NuGet packages.config
 	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
+	{msbuildName, Languages, newMSBuild},                                               // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
 	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
 	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)

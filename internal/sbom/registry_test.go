@@ -54,6 +54,7 @@ func TestRegistry(t *testing.T) {
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
 		"dotnet/packagesconfig":              {"packages.config"},
+		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props"},
 		"dotnet/paketlock":                   {"paket.lock"},
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"cpp/conanlock":                      {"conan.lock"},

@@ -1,0 +1,236 @@
+package sbom
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/inventory"
+	"github.com/google/osv-scalibr/plugin"
+	"github.com/google/osv-scalibr/purl"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+)
+
+// The NuGet packages of an MSBuild project that has no packages.lock.json:
+// most .NET projects. A project file (.csproj, .fsproj, .vbproj) lists its
+// direct dependencies as PackageReference items; with central package
+// management, Directory.Packages.props gives their versions as
+// PackageVersion items. scalibr's readers of both take a Version attribute
+// literally, so "$(MSBuildVersion)" or "[1.0,2.0)" became a version: this
+// reader resolves the file's own properties and reads NuGet's version
+// forms. A project with packages.lock.json beside it is read from the
+// lockfile, which also has the transitive dependencies.
+
+// msbuildName is the extractor's name in results.
+const msbuildName = "dotnet/msbuild"
+
+type msbuildExtractor struct{}
+
+func newMSBuild(*cpb.PluginConfig) (filesystem.Extractor, error) { return msbuildExtractor{}, nil }
+
+// Name implements filesystem.Extractor.
+func (msbuildExtractor) Name() string { return msbuildName }
+
+// Version implements filesystem.Extractor.
+func (msbuildExtractor) Version() int { return 0 }
+
+// Requirements implements filesystem.Extractor.
+func (msbuildExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
+
+// FileRequired implements filesystem.Extractor.
+func (msbuildExtractor) FileRequired(api filesystem.FileAPI) bool {
+	b := path.Base(api.Path())
+	switch strings.ToLower(path.Ext(b)) {
+	case ".csproj", ".fsproj", ".vbproj":
+		return true
+	}
+	return b == "Directory.Packages.props"
+}
+
+// Extract implements filesystem.Extractor.
+func (msbuildExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" {
+		if _, err := fs.Stat(in.FS, path.Join(path.Dir(in.Path), "packages.lock.json")); err == nil {
+			return inventory.Inventory{}, nil // the lockfile is read instead
+		}
+	}
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	refs, err := readMSBuild(b)
+	if err != nil {
+		return inventory.Inventory{}, err
+	}
+	var pkgs []*extractor.Package
+	for _, r := range refs {
+		v, bound := nugetVersion(r.version)
+		if v == "" {
+			continue // managed centrally, floating, or unresolved: no version known
+		}
+		p := &extractor.Package{Name: r.name, Version: v, PURLType: purl.TypeNuget, Location: extractor.LocationFromPath(in.Path)}
+		if bound != "" {
+			p.Metadata = versionBound(bound)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return inventory.Inventory{Packages: pkgs}, nil
+}
+
+// versionBound is the range a package's version was read from, when it is
+// the range's lower bound rather than a pinned version (PropVersionConstraint).
+type versionBound string
+
+// IsProtoable implements scalibr's metadata marker; Sentinel never
+// converts it to a protocol buffer.
+func (versionBound) IsProtoable() {}
+
+// msbuildRef is one PackageReference or PackageVersion item.
+type msbuildRef struct{ name, version string }
+
+// readMSBuild reads an MSBuild file's PackageReference and PackageVersion
+// items (Include, or Update in a props file, and Version as an attribute
+// or a child element), with $(Property) references resolved against the
+// file's own PropertyGroups. Conditions are not evaluated: an item under
+// any condition counts.
+func readMSBuild(b []byte) ([]msbuildRef, error) {
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	dec.Strict = false // project files in the wild carry stray entities
+	props := map[string]string{}
+	var refs []msbuildRef
+	var stack []string
+	var item *msbuildRef // the item whose child elements are being read
+	var text strings.Builder
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if root == "" {
+				return nil, fmt.Errorf("not an MSBuild project: %w", err)
+			}
+			return nil, fmt.Errorf("could not read the project: %w", err)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name := t.Name.Local
+			if root == "" {
+				if root = name; root != "Project" {
+					return nil, fmt.Errorf("not an MSBuild project: the root element is <%s>", truncate(name))
+				}
+			}
+			text.Reset()
+			if len(stack) == 2 && stack[1] == "ItemGroup" && msbuildItems[name] {
+				r := msbuildRef{name: attr(t, "Include"), version: attr(t, "Version")}
+				if r.name == "" {
+					r.name = attr(t, "Update")
+				}
+				if r.version == "" {
+					r.version = attr(t, "VersionOverride") // central management, overridden
+				}
+				refs = append(refs, r)
+				item = &refs[len(refs)-1]
+			}
+			stack = append(stack, name)
+		case xml.CharData:
+			text.Write(t)
+		case xml.EndElement:
+			if len(stack) == 0 {
+				continue
+			}
+			name := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch {
+			case len(stack) == 2 && stack[1] == "PropertyGroup":
+				props[strings.ToLower(name)] = strings.TrimSpace(text.String())
+			case len(stack) == 3 && item != nil && (name == "Version" || name == "VersionOverride"):
+				item.version = strings.TrimSpace(text.String())
+			case len(stack) == 2 && stack[1] == "ItemGroup":
+				item = nil
+			}
+			text.Reset()
+		}
+	}
+	if root == "" {
+		return nil, errors.New("not an MSBuild project: no root element")
+	}
+	out := refs[:0]
+	for _, r := range refs {
+		if r.name = strings.TrimSpace(r.name); r.name == "" || strings.Contains(r.name, "$(") {
+			continue
+		}
+		r.version = expandProps(strings.TrimSpace(r.version), props)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// msbuildItems are the items that name a NuGet package and its version:
+// a project's references, and central package management's versions and
+// global references.
+var msbuildItems = map[string]bool{"PackageReference": true, "PackageVersion": true, "GlobalPackageReference": true}
+
+func attr(e xml.StartElement, name string) string {
+	for _, a := range e.Attr {
+		if a.Name.Local == name {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// msbuildProp is an MSBuild property reference.
+var msbuildProp = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`)
+
+// expandProps resolves $(Name) references (property names are
+// case-insensitive), a few levels deep; one it cannot resolve stays.
+func expandProps(s string, props map[string]string) string {
+	for range 4 {
+		if !strings.Contains(s, "$(") {
+			return s
+		}
+		s = msbuildProp.ReplaceAllStringFunc(s, func(ref string) string {
+			if v, ok := props[strings.ToLower(ref[2:len(ref)-1])]; ok {
+				return v
+			}
+			return ref
+		})
+	}
+	return s
+}
+
+// nugetVersion reads a NuGet version specification as the version NuGet
+// restores: "1.2.3" (a minimum: NuGet takes the lowest version allowed,
+// the one written) and "[1.2.3]" are that version; a range with an
+// inclusive lower bound ("[1.0,2.0)") gives its bound, returned as bound
+// too; a floating version ("1.*"), an exclusive or missing lower bound,
+// or an unresolved property gives no version.
+func nugetVersion(spec string) (version, bound string) {
+	switch {
+	case spec == "" || strings.ContainsAny(spec, "*$@"):
+		return "", ""
+	case strings.HasPrefix(spec, "[") && strings.HasSuffix(spec, "]") && !strings.Contains(spec, ","):
+		return strings.TrimSpace(spec[1 : len(spec)-1]), ""
+	case strings.HasPrefix(spec, "["):
+		lo, _, ok := strings.Cut(spec[1:], ",")
+		if lo = strings.TrimSpace(lo); !ok || lo == "" {
+			return "", ""
+		}
+		return lo, spec
+	case strings.HasPrefix(spec, "("):
+		return "", ""
+	}
+	return spec, ""
+}

@@ -1,0 +1,100 @@
+package sbom
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestNugetVersion: NuGet's version forms read as the version restore
+// takes (its lowest allowed), or none.
+func TestNugetVersion(t *testing.T) {
+	for _, c := range []struct{ spec, version, bound string }{
+		{"13.0.1", "13.0.1", ""},
+		{"[13.0.1]", "13.0.1", ""},
+		{"[ 13.0.1 ]", "13.0.1", ""},
+		{"[1.0,2.0)", "1.0", "[1.0,2.0)"},
+		{"[1.0, 2.0)", "1.0", "[1.0, 2.0)"},
+		{"[1.0,)", "1.0", "[1.0,)"},
+		{"(1.0,2.0)", "", ""}, // exclusive: the lowest allowed is not known
+		{"(,2.0]", "", ""},
+		{"[,2.0]", "", ""},
+		{"1.*", "", ""},
+		{"6.0.0-*", "", ""},
+		{"$(NewtonsoftVersion)", "", ""},
+		{"", "", ""},
+		{"1.0.0-beta.2", "1.0.0-beta.2", ""},
+	} {
+		v, b := nugetVersion(c.spec)
+		if v != c.version || b != c.bound {
+			t.Errorf("nugetVersion(%q) = %q, %q; want %q, %q", c.spec, v, b, c.version, c.bound)
+		}
+	}
+}
+
+// TestReadMSBuild: the ways project files write a reference: a Version
+// attribute or element, VersionOverride, Update in a props file, a
+// property of the file (names are case-insensitive, and may nest), a
+// condition (not evaluated); items outside an ItemGroup, and project
+// references, are no packages.
+func TestReadMSBuild(t *testing.T) {
+	const proj = "\ufeff" + `<?xml version="1.0" encoding="utf-8"?>
+<Project Sdk="Microsoft.NET.Sdk" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <PropertyGroup>
+    <SerilogMajor>3</SerilogMajor>
+    <SerilogVersion>$(SerilogMajor).1.1</SerilogVersion>
+    <EfVersion>8.0.4</EfVersion>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="Newtonsoft.Json" Version="13.0.1" />
+    <PackageReference Include="Serilog">
+      <Version>$(SERILOGVERSION)</Version>
+      <PrivateAssets>all</PrivateAssets>
+    </PackageReference>
+    <PackageReference Include="Microsoft.EntityFrameworkCore" VersionOverride="$(EfVersion)" />
+    <PackageReference Update="Dapper" Version="2.1.35" />
+    <PackageReference Include="Polly" Version="8.*" />
+    <PackageReference Include="Unresolved" Version="$(FromElsewhere)" />
+    <PackageReference Include="Central" />
+    <PackageReference Include="Net48Only" Version="1.2.3" Condition="'$(TargetFramework)' == 'net48'" />
+    <ProjectReference Include="..\Core\Core.csproj" />
+  </ItemGroup>
+  <Target Name="X"><ItemGroup><PackageReference Include="InTarget" Version="9.9.9" /></ItemGroup></Target>
+</Project>`
+	refs, err := readMSBuild([]byte(proj))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []msbuildRef{
+		{"Newtonsoft.Json", "13.0.1"}, {"Serilog", "3.1.1"}, {"Microsoft.EntityFrameworkCore", "8.0.4"}, {"Dapper", "2.1.35"},
+		{"Polly", "8.*"}, {"Unresolved", "$(FromElsewhere)"}, {"Central", ""}, {"Net48Only", "1.2.3"},
+	}
+	if diff := cmp.Diff(want, refs, cmp.AllowUnexported(msbuildRef{})); diff != "" {
+		t.Errorf("refs (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`<Package><ItemGroup/></Package>`, `not xml at all`, ``, `<Project><ItemGroup><PackageReference Include="A" Version="1"`} {
+		if _, err := readMSBuild([]byte(bad)); err == nil {
+			t.Errorf("readMSBuild(%q) = nil error", bad)
+		}
+	}
+}
+
+// FuzzMSBuild: any bytes read as a project either fail with an error or
+// give references with a name and no unresolved name.
+func FuzzMSBuild(f *testing.F) {
+	f.Add([]byte(`<Project><PropertyGroup><V>1.0</V></PropertyGroup><ItemGroup><PackageReference Include="A" Version="$(V)"/></ItemGroup></Project>`))
+	f.Add([]byte(`<Project><ItemGroup><PackageVersion Include="B"><Version>[1.0,2.0)</Version></PackageVersion></ItemGroup></Project>`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		refs, err := readMSBuild(b)
+		if err != nil {
+			return
+		}
+		for _, r := range refs {
+			if r.name == "" || strings.Contains(r.name, "$(") {
+				t.Fatalf("ref %+v", r)
+			}
+			nugetVersion(r.version)
+		}
+	})
+}
