@@ -230,10 +230,18 @@ func TestExtractWholeTree(t *testing.T) {
 		}
 		seen[c.Purl] = true
 	}
-	// Every registered extractor read at least one real file, here or in
-	// testdata/more-lockfiles (TestMoreLockfiles).
+	// Every registered extractor read at least one real file, here, in
+	// testdata/more-lockfiles (TestMoreLockfiles) or in
+	// testdata/lock-variants (TestLockVariants).
 	used := map[string]bool{}
 	for _, f := range res.Files {
+		used[f.Extractor] = true
+	}
+	variants, err := sbom.Extract(context.Background(), "testdata/lock-variants", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range variants.Files {
 		used[f.Extractor] = true
 	}
 	for _, c := range moreCases {
@@ -244,7 +252,7 @@ func TestExtractWholeTree(t *testing.T) {
 			continue // TestExtractOSPackages
 		}
 		if !used[name] {
-			t.Errorf("extractor %s read no file in %s or %s", name, lockfiles, moreLockfiles)
+			t.Errorf("extractor %s read no file in %s, %s or testdata/lock-variants", name, lockfiles, moreLockfiles)
 		}
 	}
 	// lodash 4.17.20 is in the npm v1 lockfile only; minimist 1.2.5 in

@@ -75,6 +75,16 @@ func TestLockVariants(t *testing.T) {
 		// lists its deps as a table; scalibr v0.5.3 refuses the file.
 		{dir: "julia-shadowed"},
 		{dir: "julia-shadowed-versions", want: []string{"A@1.2.0", "B@0.3.1", "B@2.0.0"}},
+		// a Gradle version catalog: versions inline, by reference, rich
+		// ({ strictly = "3.0" } in [versions]; a strictly range with a
+		// prefer takes the prefer), and in "group:artifact:version"
+		// strings; plugins and bundles are no libraries.
+		{dir: "gradle-catalog", want: []string{"androidx.activity:activity-compose@1.3.1", "androidx.compose.material:material@1.3.0",
+			"androidx.compose.ui:ui-test-junit4@1.2.0", "androidx.compose.ui:ui-test-manifest@1.2.0", "androidx.compose.ui:ui-tooling-preview@1.2.0",
+			"androidx.compose.ui:ui-tooling@1.2.0", "androidx.compose.ui:ui@1.2.0", "androidx.core:core-ktx@1.7.0",
+			"androidx.lifecycle:lifecycle-runtime-ktx@2.3.1", "androidx.test.espresso:espresso-core@3.5.0", "androidx.test.ext:junit@1.1.3",
+			"com.mycompany:mylib-with-version-including-ref@1.4-ref", "com.mycompany:mylib@1.4", "com.util.juice:juice@3.0",
+			"junit:junit@4.13.2", "org.jetbrains.kotlin:kotlin-gradle-plugin@1.7.20"}},
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},

@@ -28,6 +28,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/haskell/stacklock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradlelockfile"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleverificationmetadataxml"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/bunlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
@@ -96,6 +97,7 @@ var registry = []struct {
 	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
 	{msbuildName, Languages, newMSBuild},                                               // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
+	{gradleversioncatalog.Name, Languages, newGradleCatalog},                           // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
 	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
 	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)
 	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)

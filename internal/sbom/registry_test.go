@@ -57,6 +57,7 @@ func TestRegistry(t *testing.T) {
 		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props"},
 		"dotnet/paketlock":                   {"paket.lock"},
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
+		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"cpp/conanlock":                      {"conan.lock"},
 		"r/renvlock":                         {"renv.lock"},
 		"haskell/stacklock":                  {"stack.yaml.lock"},
