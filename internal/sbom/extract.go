@@ -21,6 +21,8 @@ import (
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	scalibrfs "github.com/google/osv-scalibr/fs"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -287,7 +289,16 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			if p == "." {
 				return nil
 			}
-			if slices.Contains(skip, d.Name()) || goModCacheDir(d.Name()) || exclude.dir(p) {
+			if exclude.dir(p) {
+				return fs.SkipDir
+			}
+			if slices.Contains(skip, d.Name()) || goModCacheDir(d.Name()) {
+				if d.Name() == "node_modules" && kinds&Languages != 0 {
+					if j, ok := hiddenLockfile(fsys, p, exs); ok && (maxSize <= 0 || j.info.Size() <= maxSize) {
+						res.Walked++
+						queue.put(j)
+					}
+				}
 				return fs.SkipDir
 			}
 			if absRoot == "/" && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
@@ -610,4 +621,36 @@ func (a *fileAPI) Stat() (fs.FileInfo, error) {
 		a.done = true
 	}
 	return a.info, a.err
+}
+
+// hiddenLockfile is the job for the lockfile npm or pnpm keeps inside an
+// installed node_modules (node_modules/.package-lock.json,
+// node_modules/.pnpm/lock.yaml) when the project beside it has no
+// lockfile of its own: a deployed application often ships its installed
+// packages without the lockfile, and that file records exactly what is
+// installed. ok is false when the project has a lockfile (it is read
+// instead) or node_modules has neither file.
+func hiddenLockfile(fsys fs.FS, nodeModules string, exs []filesystem.Extractor) (job, bool) {
+	dir := path.Dir(nodeModules)
+	for _, lock := range []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"} {
+		if _, err := fs.Stat(fsys, path.Join(dir, lock)); err == nil {
+			return job{}, false
+		}
+	}
+	for _, h := range []struct{ file, extractor string }{
+		{".package-lock.json", packagelockjson.Name},
+		{".pnpm/lock.yaml", pnpmlock.Name},
+	} {
+		p := path.Join(nodeModules, h.file)
+		fi, err := fs.Stat(fsys, p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		for _, ex := range exs {
+			if ex.Name() == h.extractor {
+				return job{path: p, info: fi, exs: []filesystem.Extractor{ex}}, true
+			}
+		}
+	}
+	return job{}, false
 }

@@ -59,6 +59,7 @@ import (
 // lockReaders maps a file's base name to its reader.
 var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"package-lock.json":   npmGraph,
+	".package-lock.json":  npmGraph, // npm's hidden lockfile in node_modules (hiddenLockfile)
 	"npm-shrinkwrap.json": npmGraph,
 	"yarn.lock":           yarnGraph,
 	"pnpm-lock.yaml":      pnpmGraph,
@@ -78,7 +79,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 // graphFormats are the lockfile base names whose dependency graph (edges
 // between packages) is read; the others in lockReaders give roots only.
 var graphFormats = []string{
-	"Cargo.lock", "Gemfile.lock", "bun.lock", "composer.lock", "gems.locked", "mix.lock",
+	".package-lock.json", "Cargo.lock", "Gemfile.lock", "bun.lock", "composer.lock", "gems.locked", "mix.lock",
 	"npm-shrinkwrap.json", "package-lock.json", "packages.lock.json", "pnpm-lock.yaml",
 	"poetry.lock", "uv.lock", "yarn.lock",
 }
