@@ -631,11 +631,8 @@ func (a *fileAPI) Stat() (fs.FileInfo, error) {
 // installed. ok is false when the project has a lockfile (it is read
 // instead) or node_modules has neither file.
 func hiddenLockfile(fsys fs.FS, nodeModules string, exs []filesystem.Extractor) (job, bool) {
-	dir := path.Dir(nodeModules)
-	for _, lock := range []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"} {
-		if _, err := fs.Stat(fsys, path.Join(dir, lock)); err == nil {
-			return job{}, false
-		}
+	if anyFile(fsys, path.Dir(nodeModules), "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb") {
+		return job{}, false
 	}
 	for _, h := range []struct{ file, extractor string }{
 		{".package-lock.json", packagelockjson.Name},
@@ -653,4 +650,15 @@ func hiddenLockfile(fsys fs.FS, nodeModules string, exs []filesystem.Extractor) 
 		}
 	}
 	return job{}, false
+}
+
+// anyFile reports whether dir holds a file of one of the names: a
+// manifest reader's way of leaving a project to its lockfile.
+func anyFile(fsys fs.FS, dir string, names ...string) bool {
+	for _, n := range names {
+		if _, err := fs.Stat(fsys, path.Join(dir, n)); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"io/fs"
 	"maps"
 	"path"
 	"slices"
@@ -49,10 +48,8 @@ func (g gradleCatalog) Extract(_ context.Context, in *filesystem.ScanInput) (inv
 		if path.Base(root) == "gradle" {
 			root = path.Dir(root)
 		}
-		for _, lock := range []string{"gradle.lockfile", "settings-gradle.lockfile", "buildscript-gradle.lockfile"} {
-			if _, err := fs.Stat(in.FS, path.Join(root, lock)); err == nil {
-				return inventory.Inventory{}, nil // the lockfiles are read instead
-			}
+		if anyFile(in.FS, root, "gradle.lockfile", "settings-gradle.lockfile", "buildscript-gradle.lockfile") {
+			return inventory.Inventory{}, nil // the lockfiles are read instead
 		}
 	}
 	b, err := io.ReadAll(in.Reader)

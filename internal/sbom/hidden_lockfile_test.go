@@ -20,7 +20,9 @@ import (
 func TestHiddenLockfiles(t *testing.T) {
 	const variants = "testdata/lock-variants"
 	npmWant := func(t *testing.T) []string {
-		var lock struct{ Packages map[string]struct{ Version string } }
+		var lock struct {
+			Packages map[string]struct{ Version string }
+		}
 		mustJSON(t, filepath.Join(variants, "npm-hidden-lockfile/node_modules/.package-lock.json"), &lock)
 		var out []string
 		for k, p := range lock.Packages {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -59,10 +58,8 @@ func (msbuildExtractor) FileRequired(api filesystem.FileAPI) bool {
 
 // Extract implements filesystem.Extractor.
 func (msbuildExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" {
-		if _, err := fs.Stat(in.FS, path.Join(path.Dir(in.Path), "packages.lock.json")); err == nil {
-			return inventory.Inventory{}, nil // the lockfile is read instead
-		}
+	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json") {
+		return inventory.Inventory{}, nil // the lockfile is read instead
 	}
 	b, err := io.ReadAll(in.Reader)
 	if err != nil {
