@@ -85,6 +85,9 @@ func TestLockVariants(t *testing.T) {
 			"androidx.lifecycle:lifecycle-runtime-ktx@2.3.1", "androidx.test.espresso:espresso-core@3.5.0", "androidx.test.ext:junit@1.1.3",
 			"com.mycompany:mylib-with-version-including-ref@1.4-ref", "com.mycompany:mylib@1.4", "com.util.juice:juice@3.0",
 			"junit:junit@4.13.2", "org.jetbrains.kotlin:kotlin-gradle-plugin@1.7.20"}},
+		// Pipfile.lock: a dependency installed from a git repository is a
+		// component too, without a version (its purl carries the vcs_url).
+		{dir: "pipfile-git", want: []string{"certifi@2017.11.5", "chardet@3.0.4", "idna@2.6", "pythonfinder@", "requests@2.18.4", "urllib3@1.22"}},
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},
@@ -150,4 +153,22 @@ func TestRequirementsBounds(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components and their bounds (-want +got):\n%s", diff)
 	}
+}
+
+// TestPipfileGitSource: the git dependency of a Pipfile.lock names its
+// repository and commit in its purl's vcs_url.
+func TestPipfileGitSource(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/pipfile-git", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Components {
+		if c.Name == "pythonfinder" {
+			if want := "pkg:pypi/pythonfinder?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fsarugaku%2Fpythonfinder.git%40e63ef4351b3a2757c374cd1b828a1adef87bb15e"; c.Purl != want {
+				t.Errorf("purl %s, want %s", c.Purl, want)
+			}
+			return
+		}
+	}
+	t.Error("no pythonfinder component")
 }

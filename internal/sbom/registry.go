@@ -78,7 +78,7 @@ var registry = []struct {
 	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
 	{requirements.Name, Languages, requirements.New},                                   // requirements*.txt
 	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
-	{pipfilelock.Name, Languages, pipfilelock.New},                                     // Pipfile.lock
+	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies
 	{uvlock.Name, Languages, uvlock.New},                                               // uv.lock
 	{gomod.Name, Languages, gomod.New},                                                 // go.mod (+ go.sum for go < 1.17)
 	{pomxml.Name, Languages, pomxml.New},                                               // pom.xml, offline: no parent or BOM import resolution
@@ -279,6 +279,60 @@ func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	}
 	if yaml.Unmarshal(b, &lock) == nil {
 		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool { return lock.Packages[p.Name].Source == "path" })
+	}
+	return inv, nil
+}
+
+// pipfileLock is scalibr's Pipfile.lock extractor, which keeps only the
+// packages with a version: a dependency installed from a git repository
+// ({"git": URL, "ref": commit}) is a component too, named by its key,
+// with its source as a vcs_url. A local path ({"path": "."}) is the
+// project's own tree, not a component, as in the other formats.
+type pipfileLock struct {
+	filesystem.Extractor
+}
+
+func newPipfileLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := pipfilelock.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pipfileLock{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if err != nil || b == nil {
+		return inv, err
+	}
+	var lock map[string]json.RawMessage
+	if json.Unmarshal(b, &lock) != nil {
+		return inv, nil
+	}
+	have := map[string]bool{}
+	for _, p := range inv.Packages {
+		have[pep503(p.Name)] = true
+	}
+	for _, group := range []string{"default", "develop"} {
+		var deps map[string]struct {
+			Git     string `json:"git"`
+			Ref     string `json:"ref"`
+			Version string `json:"version"`
+		}
+		if json.Unmarshal(lock[group], &deps) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			d := deps[name]
+			if d.Git == "" || have[pep503(name)] {
+				continue
+			}
+			have[pep503(name)] = true
+			inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: strings.TrimPrefix(d.Version, "=="),
+				PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
+				SourceCode: &extractor.SourceCodeIdentifier{Repo: d.Git, Commit: d.Ref}})
+		}
 	}
 	return inv, nil
 }
