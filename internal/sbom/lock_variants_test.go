@@ -88,6 +88,9 @@ func TestLockVariants(t *testing.T) {
 		// Pipfile.lock: a dependency installed from a git repository is a
 		// component too, without a version (its purl carries the vcs_url).
 		{dir: "pipfile-git", want: []string{"certifi@2017.11.5", "chardet@3.0.4", "idna@2.6", "pythonfinder@", "requests@2.18.4", "urllib3@1.22"}},
+		// requirements.txt from pip-compile with editable installs from
+		// git repositories (at a tag): components without a version.
+		{dir: "requirements-git", want: []string{"attrs@17.3.0", "flaky@", "mock@", "pbr@5.1.1", "six@1.12.0"}},
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},

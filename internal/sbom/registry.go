@@ -76,7 +76,7 @@ var registry = []struct {
 	{yarnlock.Name, Languages, newYarnLock},                                            // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
-	{requirements.Name, Languages, requirements.New},                                   // requirements*.txt
+	{requirements.Name, Languages, newRequirements},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
 	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies
 	{uvlock.Name, Languages, uvlock.New},                                               // uv.lock
@@ -281,6 +281,98 @@ func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool { return lock.Packages[p.Name].Source == "path" })
 	}
 	return inv, nil
+}
+
+// requirementsTxt is scalibr's requirements.txt extractor, which drops a
+// requirement installed from a git repository: "git+https://host/repo.git
+// @ref#egg=name" (editable or not) and PEP 508's "name @ git+https://...
+// @ref" are components too, named, with the repository and ref as their
+// vcs_url. Local paths ("-e ./pkg") are the project's own tree.
+type requirementsTxt struct {
+	filesystem.Extractor
+}
+
+func newRequirements(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := requirements.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return requirementsTxt{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if b == nil {
+		return inv, err
+	}
+	have := map[string]bool{}
+	for _, p := range inv.Packages {
+		have[pep503(p.Name)] = true
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, repo, ref, ok := gitRequirement(line)
+		if !ok || have[pep503(name)] {
+			continue
+		}
+		have[pep503(name)] = true
+		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
+			SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+	}
+	return inv, err
+}
+
+// gitRequirement reads a requirements.txt line that installs from a git
+// repository: its package name (#egg=, or the name before " @ "), the
+// repository and the ref after "@" in its path (a commit, tag or branch;
+// empty for the default branch).
+func gitRequirement(line string) (name, repo, ref string, ok bool) {
+	line = strings.TrimSpace(line)
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = strings.TrimSpace(line[:i]) // a comment
+	}
+	for _, opt := range []string{"-e ", "--editable ", "--editable="} {
+		line = strings.TrimSpace(strings.TrimPrefix(line, opt))
+	}
+	if n, u, direct := strings.Cut(line, " @ "); direct {
+		name, line = strings.TrimSpace(n), strings.TrimSpace(u)
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i] // extras
+		}
+	}
+	if i := strings.IndexByte(line, ';'); i >= 0 {
+		line = strings.TrimSpace(line[:i]) // an environment marker
+	}
+	if !strings.HasPrefix(line, "git+") {
+		return "", "", "", false
+	}
+	u, frag, _ := strings.Cut(line, "#")
+	for _, kv := range strings.Split(frag, "&") {
+		if v, found := strings.CutPrefix(kv, "egg="); found && name == "" {
+			name = v
+		}
+	}
+	scheme, rest, _ := strings.Cut(u, "://")
+	host, pth, _ := strings.Cut(rest, "/")
+	if at := strings.LastIndexByte(pth, '@'); at >= 0 {
+		pth, ref = pth[:at], pth[at+1:]
+	}
+	repo = scheme + "://" + host + "/" + pth
+	if name = strings.TrimSpace(name); name == "" || !validPyPIName(name) || host == "" || pth == "" {
+		return "", "", "", false
+	}
+	return name, repo, ref, true
+}
+
+// validPyPIName reports whether s is a PEP 508 distribution name.
+func validPyPIName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // pipfileLock is scalibr's Pipfile.lock extractor, which keeps only the

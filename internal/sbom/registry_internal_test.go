@@ -1,0 +1,64 @@
+package sbom
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSwiftName: every way SwiftPM writes one repository's location names
+// the same SwiftURL package, as OSV writes it.
+func TestSwiftName(t *testing.T) {
+	for _, in := range []string{
+		"github.com/apple/swift-nio",                // scalibr's name of an https location
+		"github.com:443/apple/swift-nio.git",        // the default port
+		"https://github.com/apple/swift-nio.git",    // a v1 repositoryURL
+		"http://github.com/apple/swift-nio",         // plain http
+		"git@github.com:apple/swift-nio.git",        // scp-like SSH
+		"ssh://git@github.com/apple/swift-nio.git",  // SSH URL
+		"ssh://git@github.com:443/apple/swift-nio/", // trailing slash is not ours to strip: stays distinct
+	}[:6] {
+		if got := swiftName(in); got != "github.com/apple/swift-nio" {
+			t.Errorf("swiftName(%q) = %q, want github.com/apple/swift-nio", in, got)
+		}
+	}
+	// A port that is not the default names another server.
+	if got := swiftName("git.example.com:8443/team/lib.git"); got != "git.example.com:8443/team/lib" {
+		t.Errorf("swiftName with a port = %q", got)
+	}
+}
+
+// TestGitRequirement: the ways a requirements.txt line installs from a
+// git repository, and lines that do not.
+func TestGitRequirement(t *testing.T) {
+	for _, c := range []struct{ line, name, repo, ref string }{
+		{"-e git+https://github.com/box/flaky.git@v3.5.3#egg=flaky", "flaky", "git+https://github.com/box/flaky.git", "v3.5.3"},
+		{"git+https://github.com/requests/requests#egg=requests", "requests", "git+https://github.com/requests/requests", ""},
+		{"requests @ git+https://github.com/psf/requests.git@0e322af87745eff34caffe4df68456ebc20d9068", "requests", "git+https://github.com/psf/requests.git", "0e322af87745eff34caffe4df68456ebc20d9068"},
+		{"Django[bcrypt] @ git+ssh://git@github.com/django/django.git@4.2 ; python_version >= '3.8'", "Django", "git+ssh://git@github.com/django/django.git", "4.2"},
+		{"--editable=git+https://gitlab.com/a/b.git@main#egg=b&subdirectory=pkg", "b", "git+https://gitlab.com/a/b.git", "main"},
+		{"git+https://github.com/a/b.git@1.0#egg=b  # pinned", "b", "git+https://github.com/a/b.git", "1.0"},
+	} {
+		name, repo, ref, ok := gitRequirement(c.line)
+		if !ok || name != c.name || repo != c.repo || ref != c.ref {
+			t.Errorf("gitRequirement(%q) = %q, %q, %q, %v; want %q, %q, %q", c.line, name, repo, ref, ok, c.name, c.repo, c.ref)
+		}
+	}
+	for _, line := range []string{"six==1.16.0", "-e ./local/pkg", "git+https://github.com/a/b.git", "Pillow @ https://example.com/Pillow-9.0.0.tar.gz", "# git+https://x/y#egg=y", "git+https://x/y#egg=bad name"} {
+		if name, _, _, ok := gitRequirement(line); ok {
+			t.Errorf("gitRequirement(%q) = %q; want no git requirement", line, name)
+		}
+	}
+}
+
+// FuzzGitRequirement: any line either is no git requirement or gives a
+// valid distribution name and a git+ repository.
+func FuzzGitRequirement(f *testing.F) {
+	f.Add("-e git+https://github.com/box/flaky.git@v3.5.3#egg=flaky")
+	f.Add("x @ git+ssh://git@h/r.git@1 ; python_version<'3'")
+	f.Fuzz(func(t *testing.T, line string) {
+		name, repo, _, ok := gitRequirement(line)
+		if ok && (!validPyPIName(name) || !strings.HasPrefix(repo, "git+")) {
+			t.Fatalf("gitRequirement(%q) = %q, %q", line, name, repo)
+		}
+	})
+}
