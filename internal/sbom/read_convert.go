@@ -23,7 +23,8 @@ import (
 // cycloneDXFromXML decodes a CycloneDX XML document and encodes it as
 // CycloneDX JSON of the same version (1.2 for 1.0 and 1.1, which had no
 // JSON form).
-func cycloneDXFromXML(data []byte) ([]byte, error) {
+func cycloneDXFromXML(data []byte) (out []byte, err error) {
+	defer recoverDecode("CycloneDX XML", &err)
 	root, err := xmlRoot(data)
 	if err != nil {
 		return nil, &DecodeError{msg: "the SBOM is not well-formed XML: " + err.Error(), err: err}
@@ -44,11 +45,20 @@ func cycloneDXFromXML(data []byte) ([]byte, error) {
 	}
 	v := max(bom.SpecVersion, cdx.SpecVersion1_2)
 	bom.BOMFormat = cdx.BOMFormat // JSON's marker, which XML has no field for
-	var out bytes.Buffer
-	if err := cdx.NewBOMEncoder(&out, cdx.BOMFileFormatJSON).EncodeVersion(&bom, v); err != nil {
+	var buf bytes.Buffer
+	if err := cdx.NewBOMEncoder(&buf, cdx.BOMFileFormatJSON).EncodeVersion(&bom, v); err != nil {
 		return nil, &DecodeError{msg: "cannot convert the CycloneDX XML: " + err.Error(), err: err}
 	}
-	return out.Bytes(), nil
+	return buf.Bytes(), nil
+}
+
+// recoverDecode turns a panic of a format library on a malformed
+// document into the document's rejection: a bad SBOM never stops the
+// command with a stack trace.
+func recoverDecode(form string, err *error) {
+	if r := recover(); r != nil {
+		*err = &DecodeError{msg: fmt.Sprintf("cannot read the %s: the document is malformed (%v)", form, r)}
+	}
 }
 
 // xmlRoot returns the name of the document's root element.
@@ -70,14 +80,15 @@ func xmlRoot(data []byte) (xml.Name, error) {
 
 // spdxFromTagValue parses an SPDX 2.1-2.3 tag-value document and writes it
 // as SPDX 2.3 JSON.
-func spdxFromTagValue(data []byte) ([]byte, error) {
+func spdxFromTagValue(data []byte) (out []byte, err error) {
+	defer recoverDecode("SPDX tag-value document", &err)
 	doc, err := tagvalue.Read(bytes.NewReader(data))
 	if err != nil {
 		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX tag-value document: %v", err), err: err}
 	}
-	var out bytes.Buffer
-	if err := spdxjson.Write(doc, &out); err != nil {
+	var buf bytes.Buffer
+	if err := spdxjson.Write(doc, &buf); err != nil {
 		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX tag-value document: %v", err), err: err}
 	}
-	return out.Bytes(), nil
+	return buf.Bytes(), nil
 }
