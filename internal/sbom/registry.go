@@ -76,6 +76,7 @@ var registry = []struct {
 	{yarnlock.Name, Languages, newYarnLock},                                            // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
+	{denoLockName, Languages, newDenoLock},                                             // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{requirements.Name, Languages, newRequirements},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
 	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies

@@ -62,3 +62,43 @@ func FuzzGitRequirement(f *testing.F) {
 		}
 	})
 }
+
+// TestDenoNpmPackage: deno.lock's npm keys, scoped, with an underscore in
+// the name, and with the suffix of a copy made for peer dependencies.
+func TestDenoNpmPackage(t *testing.T) {
+	for _, c := range []struct{ key, name, version string }{
+		{"express@4.17.1", "express", "4.17.1"},
+		{"@types/node@26.6.6", "@types/node", "26.6.6"},
+		{"string_decoder@1.1.1", "string_decoder", "1.1.1"},
+		{"react-dom@18.2.0_react@18.2.0", "react-dom", "18.2.0"},
+		{"@tanstack/react-query@5.0.0_@types+react@18.2.0_react@18.2.0", "@tanstack/react-query", "5.0.0"},
+	} {
+		name, version, ok := denoNpmPackage(c.key)
+		if !ok || name != c.name || version != c.version {
+			t.Errorf("denoNpmPackage(%q) = %q, %q, %v", c.key, name, version, ok)
+		}
+	}
+	for _, key := range []string{"", "@", "express", "express@", "@scope/x@"} {
+		if _, _, ok := denoNpmPackage(key); ok {
+			t.Errorf("denoNpmPackage(%q) ok", key)
+		}
+	}
+}
+
+// FuzzDenoLock: any bytes either are no deno.lock or give npm packages
+// with a name and a version.
+func FuzzDenoLock(f *testing.F) {
+	f.Add([]byte(`{"version":"5","npm":{"a@1.0.0":{},"@s/b@2.0.0_a@1.0.0":{}}}`))
+	f.Add([]byte(`{"version":"3","packages":{"npm":{"x_y@1.0.0":{}}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		keys, err := denoNpmKeys(b)
+		if err != nil {
+			return
+		}
+		for _, k := range keys {
+			if name, version, ok := denoNpmPackage(k); ok && (name == "" || version == "") {
+				t.Fatalf("denoNpmPackage(%q) = %q, %q", k, name, version)
+			}
+		}
+	})
+}

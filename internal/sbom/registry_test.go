@@ -36,6 +36,7 @@ func TestRegistry(t *testing.T) {
 		"javascript/yarnlock":                {"yarn.lock"},
 		"javascript/pnpmlock":                {"pnpm-lock.yaml"},
 		"javascript/bunlock":                 {"bun.lock"},
+		"javascript/denolock":                {"deno.lock", "web/deno.lock"},
 		"python/requirements":                {"requirements.txt", "requirements-dev.txt"},
 		"python/poetrylock":                  {"poetry.lock"},
 		"python/pipfilelock":                 {"Pipfile.lock"},
