@@ -11,8 +11,8 @@
 // lookups and commit regular expressions were most of the time on large
 // JavaScript projects. MSBuild project files (a .NET project without
 // packages.lock.json), Gradle version catalogs (a project without
-// Gradle lockfiles) and deno.lock are read by Sentinel's readers
-// (msbuild.go, gradlecatalog.go, denolock.go). The walk only lists candidate files;
+// Gradle lockfiles), deno.lock and rebar.lock are read by Sentinel's
+// readers (msbuild.go, gradlecatalog.go, denolock.go, rebarlock.go). The walk only lists candidate files;
 // a pool of workers then reads each file once, largest first, and runs the
 // extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a

@@ -91,6 +91,17 @@ func TestLockVariants(t *testing.T) {
 		// requirements.txt from pip-compile with editable installs from
 		// git repositories (at a tag): components without a version.
 		{dir: "requirements-git", want: []string{"attrs@17.3.0", "flaky@", "mock@", "pbr@5.1.1", "six@1.12.0"}},
+		// rebar.lock (format 1.2.0, and 1.1.0 from 2019): Hex packages by
+		// their package names (riak_core is riak_core_lite on Hex), git
+		// dependencies without a version.
+		{dir: "rebar-antidote", want: []string{"accept@0.3.5", "elli@3.3.0", "elli_prometheus@0.2.0", "erlzmq@", "poolboy@1.5.2",
+			"prometheus@4.8.2", "prometheus_process_collector@", "quantile_estimator@0.2.1", "ranch@2.0.0", "riak_core_lite@0.10.1"}},
+		{dir: "rebar-antidote-v110", want: []string{"accept@0.3.0", "antidote_crdt@", "antidote_pb@", "basho_exometer_core@1.0.2",
+			"basho_poolboy@0.8.3", "basho_stats@1.0.3", "bear@0.8.5", "blume@0.1.0", "chash@0.1.2", "clique@0.3.9", "cuttlefish@2.0.12",
+			"edown@0.8.1", "eleveldb@2.2.20", "elli@2.1.2", "elli_prometheus@0.1.1", "erlzmq@", "folsom@0.8.5", "getopt@0.8.2",
+			"goldrush@0.1.9", "jam@1.0.0", "lager@3.6.2", "meck@", "mochiweb@", "parse_trans@2.9.0", "pbkdf2@2.0.0", "prometheus@3.4.1",
+			"prometheus_process_collector@1.3.0", "protobuffs@", "rand_compat@0.0.3", "riak_api@", "riak_core@", "riak_ensemble_ng@2.4.0",
+			"riak_pb@", "riak_sysmon@2.1.5", "setup@1.7.0", "vectorclock@", "webmachine@"}},
 		// one unreadable entry among readable ones.
 		{dir: "bun-bad-entry", want: []string{"wrappy@1.0.2"}, warn: true},
 		{dir: "pnpm-bad-key", want: []string{"acorn@8.7.0"}, warn: true},

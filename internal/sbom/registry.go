@@ -90,6 +90,7 @@ var registry = []struct {
 	{packageslockjson.Name, Languages, packageslockjson.New},                           // NuGet packages.lock.json
 	{pubspec.Name, Languages, newPubspec},                                              // pubspec.lock
 	{mixlock.Name, Languages, mixlock.New},                                             // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{rebarLockName, Languages, newRebarLock},                                           // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
 	{packageresolved.Name, Languages, newSwiftResolved},                                // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
 	{podfilelock.Name, Languages, podfilelock.New},                                     // CocoaPods Podfile.lock
 	{pdmlock.Name, Languages, pdmlock.New},                                             // pdm.lock

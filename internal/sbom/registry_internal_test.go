@@ -1,8 +1,11 @@
 package sbom
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/google/osv-scalibr/extractor/filesystem"
 )
 
 // TestSwiftName: every way SwiftPM writes one repository's location names
@@ -98,6 +101,47 @@ func FuzzDenoLock(f *testing.F) {
 		for _, k := range keys {
 			if name, version, ok := denoNpmPackage(k); ok && (name == "" || version == "") {
 				t.Fatalf("denoNpmPackage(%q) = %q, %q", k, name, version)
+			}
+		}
+	})
+}
+
+// TestRebarLockForms: the lockfile of rebar3 before format versions (a
+// bare list), a git_subdir source, and a file that is no lockfile.
+func TestRebarLockForms(t *testing.T) {
+	old := `[{<<"cowboy">>,{pkg,<<"cowboy">>,<<"2.9.0">>},0},
+ {<<"sub">>,{git_subdir,"https://github.com/o/r.git",{tag,"v1.0.0"},"apps/sub"},0}].`
+	inv, err := rebarLockExtractor{}.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(old)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range inv.Packages {
+		got = append(got, p.Name+"@"+p.Version)
+		if p.Name == "sub" && (p.SourceCode == nil || p.SourceCode.Commit != "v1.0.0") {
+			t.Errorf("git_subdir source %+v", p.SourceCode)
+		}
+	}
+	if strings.Join(got, " ") != "cowboy@2.9.0 sub@" {
+		t.Errorf("packages %v", got)
+	}
+	if _, err := (rebarLockExtractor{}).Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader("{deps, []}.")}); err == nil {
+		t.Error("a rebar.config read as a lockfile")
+	}
+}
+
+// FuzzRebarLock: any bytes either are no rebar.lock or give packages with
+// a name.
+func FuzzRebarLock(f *testing.F) {
+	f.Add([]byte(`{"1.2.0",[{<<"a">>,{pkg,<<"a">>,<<"1.0.0">>},0},{<<"b">>,{git,"https://x/b",{ref,"abc"}},1}]}.`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		inv, err := rebarLockExtractor{}.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(string(b))})
+		if err != nil {
+			return
+		}
+		for _, p := range inv.Packages {
+			if p.Name == "" {
+				t.Fatalf("package without a name: %+v", p)
 			}
 		}
 	})

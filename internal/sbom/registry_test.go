@@ -51,6 +51,7 @@ func TestRegistry(t *testing.T) {
 		"dotnet/packageslockjson":            {"packages.lock.json"},
 		"dart/pubspec":                       {"pubspec.lock"},
 		"elixir/mixlock":                     {"mix.lock"},
+		"erlang/rebarlock":                   {"rebar.lock", "apps/x/rebar.lock"},
 		"swift/podfilelock":                  {"Podfile.lock"},
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
