@@ -35,7 +35,7 @@ type IndexStats struct {
 	GitOnly int `json:"git_only"`
 	// BadRanges counts SEMVER/ECOSYSTEM ranges with a version that the
 	// ecosystem's parser refuses, or in an ecosystem without a version order
-	// (OSS-Fuzz, Linux, GitHub Actions): undecided, never matched.
+	// (OSS-Fuzz, Linux): undecided, never matched.
 	BadRanges int `json:"bad_ranges"`
 	// NoPackage counts affected entries without an ecosystem or name.
 	NoPackage int `json:"no_package"`

@@ -17,7 +17,7 @@ import (
 func (idx *Index) orderKnown(base string) bool {
 	ok, seen := idx.ordered[base]
 	if !seen {
-		_, err := semantic.Parse("0", base)
+		_, err := semantic.Parse("0", semanticEcosystem(base))
 		ok = !errors.Is(err, semantic.ErrUnsupportedEcosystem)
 		idx.ordered[base] = ok
 	}

@@ -467,3 +467,51 @@ func TestMatchRPMReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchGitHubActions: actions' release tags in SemVer order, a major
+// or minor tag read as the newest release of its line (the tag moves with
+// each release), a branch or commit undecided; the tj-actions compromise
+// (CVE-2025-30066) known-exploited. The records have the shape of
+// GHSA-mrrh-fwg8-r2c3 and GHSA-cxww-7g56-2vh6.
+func TestMatchGitHubActions(t *testing.T) {
+	f := mustFixtures(t)
+	rec := func(id, alias, name, introduced, fixed string) *intel.Advisory {
+		a, err := intel.DecodeAdvisory([]byte(`{"id":"` + id + `","aliases":["` + alias + `"],"modified":"2026-01-01T00:00:00Z","affected":[{"package":{"ecosystem":"GitHub Actions","name":"` + name + `"},` +
+			`"ranges":[{"type":"ECOSYSTEM","events":[{"introduced":"` + introduced + `"},{"fixed":"` + fixed + `"}]}]}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	idx := intel.NewIndex([]*intel.Advisory{
+		rec("GHSA-mrrh-fwg8-r2c3", "CVE-2025-30066", "tj-actions/changed-files", "0", "46.0.1"),
+		rec("GHSA-cxww-7g56-2vh6", "CVE-2024-42471", "actions/download-artifact", "4.0.0", "4.1.3"),
+	}, f.kev, nil, intel.Options{})
+	for _, c := range []struct {
+		purl      string
+		want      string
+		kev       bool
+		undecided bool
+	}{
+		{"pkg:githubactions/tj-actions/changed-files@v45", "GHSA-mrrh-fwg8-r2c3", true, false},
+		{"pkg:githubactions/tj-actions/changed-files@v45.0.7", "GHSA-mrrh-fwg8-r2c3", true, false},
+		{"pkg:githubactions/TJ-Actions/Changed-Files@45.0.7", "GHSA-mrrh-fwg8-r2c3", true, false},
+		{"pkg:githubactions/tj-actions/changed-files@v46.0.1", "", false, false},
+		{"pkg:githubactions/tj-actions/changed-files@v46", "", false, false},
+		{"pkg:githubactions/actions/download-artifact@v4", "", false, false}, // the tag names 4.x's newest
+		{"pkg:githubactions/actions/download-artifact@v4.1.2", "GHSA-cxww-7g56-2vh6", false, false},
+		{"pkg:githubactions/actions/download-artifact@v4.0", "GHSA-cxww-7g56-2vh6", false, false}, // every 4.0.x is
+		{"pkg:githubactions/actions/download-artifact@v3", "", false, false},
+		{"pkg:githubactions/actions/download-artifact@main", "", false, true},
+	} {
+		r := idx.MatchBatch([]string{c.purl})[0]
+		var got string
+		kev := false
+		for _, m := range r.Matches {
+			got, kev = m.ID, m.KEV
+		}
+		if got != c.want || kev != c.kev || (len(r.Undecided) > 0) != c.undecided {
+			t.Errorf("%s: match %q (KEV %v), undecided %v; want %q (KEV %v), undecided: %v", c.purl, got, kev, r.Undecided, c.want, c.kev, c.undecided)
+		}
+	}
+}

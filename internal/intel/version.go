@@ -39,7 +39,17 @@ type version struct {
 var fastEcosystems = map[string]bool{
 	"npm": true, "Go": true, "crates.io": true, "Hex": true, "Pub": true,
 	"SwiftURL": true, "Bitnami": true, "PyPI": true, "Maven": true,
-	"NuGet": true, "RubyGems": true, "Packagist": true,
+	"NuGet": true, "RubyGems": true, "Packagist": true, "GitHub Actions": true,
+}
+
+// semanticEcosystem is the ecosystem whose order semantic applies to eco's
+// versions: an action's release tags are SemVer ("v4.1.1"), which
+// semantic knows as npm's.
+func semanticEcosystem(eco string) string {
+	if eco == "GitHub Actions" {
+		return "npm"
+	}
+	return eco
 }
 
 // lengthOrders are the fast ecosystems where, of two plain versions equal
@@ -168,7 +178,7 @@ func pep440Suffix(rest string) bool {
 // syntax rather than a different version.
 var semverLike = map[string]bool{
 	"npm": true, "Go": true, "crates.io": true, "Hex": true, "Pub": true,
-	"SwiftURL": true, "Bitnami": true,
+	"SwiftURL": true, "Bitnami": true, "GitHub Actions": true,
 }
 
 // qversion is a version being compared against precomputed ones: the
@@ -229,7 +239,7 @@ func (q *qversion) ensureSem() {
 		return
 	}
 	q.semTried = true
-	sv, err := semantic.Parse(q.s, q.eco)
+	sv, err := semantic.Parse(q.s, semanticEcosystem(q.eco))
 	if err != nil {
 		q.bad = q.nfast == 0 || q.prefix
 		return

@@ -52,11 +52,11 @@ func TestFastPathAgreesWithSemantic(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: cmp(%q, %q) not ok", eco, a, b)
 			}
-			sa, err := semantic.Parse(a, eco)
+			sa, err := semantic.Parse(a, semanticEcosystem(eco))
 			if err != nil {
 				t.Fatalf("%s: semantic.Parse(%q): %v", eco, a, err)
 			}
-			sb, err := semantic.Parse(b, eco)
+			sb, err := semantic.Parse(b, semanticEcosystem(eco))
 			if err != nil {
 				t.Fatalf("%s: semantic.Parse(%q): %v", eco, b, err)
 			}
@@ -85,7 +85,7 @@ func TestParseFastRefuses(t *testing.T) {
 // refAffected is the OSV evaluation written as plainly as possible with
 // semantic alone: sort events ("0" first), walk all of them.
 func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
-	v, err := semantic.Parse(ver, eco)
+	v, err := semantic.Parse(ver, semanticEcosystem(eco))
 	if err != nil {
 		return false, false
 	}
@@ -109,7 +109,7 @@ func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
 			if e.Limit == "*" {
 				continue
 			}
-			sv, err := semantic.Parse(e.Limit, eco)
+			sv, err := semantic.Parse(e.Limit, semanticEcosystem(eco))
 			if err != nil {
 				return false, false
 			}
@@ -120,7 +120,7 @@ func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
 		}
 		p := pe{e: e, s: s, zero: e.Introduced == "0"}
 		if !p.zero {
-			sv, err := semantic.Parse(s, eco)
+			sv, err := semantic.Parse(s, semanticEcosystem(eco))
 			if err != nil {
 				return false, false
 			}
@@ -250,7 +250,7 @@ func totalOrder(eco string, events []Event) bool {
 		if s == "0" && e.Introduced == "0" {
 			continue
 		}
-		v, err := semantic.Parse(s, eco)
+		v, err := semantic.Parse(s, semanticEcosystem(eco))
 		if err != nil {
 			return false
 		}
@@ -338,8 +338,8 @@ func TestPrefixAgreesWithSemantic(t *testing.T) {
 			if va.nfast == 0 || vb.nfast == 0 || (!va.prefix && !vb.prefix) || va.fast == vb.fast {
 				continue
 			}
-			sa, err1 := semantic.Parse(a, eco)
-			sb, err2 := semantic.Parse(b, eco)
+			sa, err1 := semantic.Parse(a, semanticEcosystem(eco))
+			sb, err2 := semantic.Parse(b, semanticEcosystem(eco))
 			if err1 != nil || err2 != nil {
 				continue
 			}

@@ -39,6 +39,9 @@ func (m *matcher) q(semver bool) *qversion {
 		if fastEcosystems[eco] {
 			if v, _, ok := parseFast(m.ver, semverLike[eco]); ok {
 				// What init makes of a plain version, parsed once.
+				if eco == "GitHub Actions" {
+					v = movingTag(v)
+				}
 				m.qv[i] = qversion{version: v, s: m.ver, eco: eco}
 				return &m.qv[i]
 			}
@@ -57,6 +60,21 @@ func (m *matcher) q(semver bool) *qversion {
 		m.qv[i].init(eco, m.ver)
 	}
 	return &m.qv[i]
+}
+
+// movingTag reads an action's major or minor release tag ("v4", "v4.1"),
+// which its maintainers move to each new release of that line, as the
+// newest release it can name: above every version of the line. Read as
+// 4.0.0, "@v4" would take every advisory fixed in a later 4.x for one
+// that affects the workflow, when the tag now names the fixed release;
+// read so, it is affected only when the whole line is ("@v45" of an
+// action fixed in 46.0.1).
+func movingTag(v version) version {
+	for i := int(v.nfast); i < 3; i++ {
+		v.fast[i] = 1<<32 - 1
+	}
+	v.nfast = max(v.nfast, 3)
+	return v
 }
 
 // skip reports whether e is for another distribution release.

@@ -31,9 +31,9 @@ const (
 // with such hosts (--intel-ecosystems); until then the inventory counts
 // those hosts' packages as unchecked rather than clean.
 var DefaultEcosystems = []string{
-	"AlmaLinux", "Alpine", "Chainguard", "ConanCenter", "CRAN", "crates.io", "Debian", "Go", "Hackage", "Hex",
-	"Julia", "Maven", "npm", "NuGet", "Packagist", "Pub", "PyPI", "Rocky Linux", "RubyGems", "SwiftURL",
-	"Ubuntu", "Wolfi",
+	"AlmaLinux", "Alpine", "Chainguard", "ConanCenter", "CRAN", "crates.io", "Debian", "GitHub Actions", "Go",
+	"Hackage", "Hex", "Julia", "Maven", "npm", "NuGet", "Packagist", "Pub", "PyPI", "Rocky Linux", "RubyGems",
+	"SwiftURL", "Ubuntu", "Wolfi",
 }
 
 // Feeds are the published sources a service keeps its intel current from:

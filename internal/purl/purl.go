@@ -303,7 +303,7 @@ func NormalizeName(eco, name string) string {
 	case "crates.io":
 		return strings.ReplaceAll(strings.ToLower(name), "_", "-")
 	case "NuGet", "Packagist", "Pub", "Hex", "Go", "Debian", "Ubuntu", "Alpine",
-		"Wolfi", "Chainguard", "Bitnami", "SwiftURL":
+		"Wolfi", "Chainguard", "Bitnami", "SwiftURL", "GitHub Actions":
 		return strings.ToLower(name)
 	}
 	return name

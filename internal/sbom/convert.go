@@ -42,6 +42,12 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 			pu.Namespace, pu.Name = p.Name[:i], p.Name[i+1:]
 		}
 	}
+	if pu.Type == "githubactions" {
+		// An action (actions.go): owner and repository, the owner as the
+		// purl's namespace; scalibr has no ecosystem for this type.
+		eco = "GitHub Actions"
+		pu.Namespace, pu.Name, _ = strings.Cut(p.Name, "/")
+	}
 	name := p.Name
 	if pu.Type == "swift" {
 		// scalibr names a SwiftPM package by its whole location

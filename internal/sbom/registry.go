@@ -77,6 +77,7 @@ var registry = []struct {
 	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
 	{denoLockName, Languages, newDenoLock},                                             // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
+	{actionsName, Languages, newActions},                                               // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
 	{requirements.Name, Languages, newRequirements},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
 	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies

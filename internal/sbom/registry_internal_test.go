@@ -146,3 +146,21 @@ func FuzzRebarLock(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWorkflowUses: any bytes either are no YAML or give actions with an
+// owner/repo name and a version.
+func FuzzWorkflowUses(f *testing.F) {
+	f.Add([]byte("jobs:\n  a:\n    steps:\n      - uses: actions/checkout@0123456789abcdef0123456789abcdef01234567 # v4.1.1\n      - uses: ./local\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		uses, err := workflowUses(b)
+		if err != nil {
+			return
+		}
+		for _, u := range uses {
+			a, ok := parseUses(u.value, u.comment)
+			if ok && (a.version == "" || strings.Count(a.name, "/") != 1) {
+				t.Fatalf("parseUses(%q, %q) = %+v", u.value, u.comment, a)
+			}
+		}
+	})
+}

@@ -37,6 +37,7 @@ func TestRegistry(t *testing.T) {
 		"javascript/pnpmlock":                {"pnpm-lock.yaml"},
 		"javascript/bunlock":                 {"bun.lock"},
 		"javascript/denolock":                {"deno.lock", "web/deno.lock"},
+		"githubactions/workflow":             {".github/workflows/ci.yml", "sub/.github/workflows/release.yaml", "action.yml", ".github/actions/setup/action.yaml"},
 		"python/requirements":                {"requirements.txt", "requirements-dev.txt"},
 		"python/poetrylock":                  {"poetry.lock"},
 		"python/pipfilelock":                 {"Pipfile.lock"},

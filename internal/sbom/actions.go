@@ -1,0 +1,168 @@
+package sbom
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/inventory"
+	"github.com/google/osv-scalibr/plugin"
+	"gopkg.in/yaml.v3"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+)
+
+// The GitHub Actions a repository's workflows run are third-party code
+// with the repository's secrets: "uses: owner/repo@ref" in
+// .github/workflows/*.yml (steps, and reusable workflows at job level) and
+// in composite actions' action.yml. Each is a component
+// pkg:githubactions/owner/repo@ref, matched against OSV's GitHub Actions
+// advisories (the tj-actions/changed-files compromise, CVE-2025-30066, is
+// in the CISA catalog). A ref that is a commit, pinned as hardening guides
+// ask, is read with the release its comment names ("@<sha> # v4.1.1"):
+// the version is v4.1.1, and the purl's vcs_url keeps the commit. Local
+// actions ("./.github/actions/x") and container images ("docker://...")
+// are not packages.
+
+// actionsName is the extractor's name in results.
+const actionsName = "githubactions/workflow"
+
+type actionsExtractor struct{}
+
+func newActions(*cpb.PluginConfig) (filesystem.Extractor, error) { return actionsExtractor{}, nil }
+
+// Name implements filesystem.Extractor.
+func (actionsExtractor) Name() string { return actionsName }
+
+// Version implements filesystem.Extractor.
+func (actionsExtractor) Version() int { return 0 }
+
+// Requirements implements filesystem.Extractor.
+func (actionsExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
+
+// FileRequired implements filesystem.Extractor: workflow files and action
+// metadata files.
+func (actionsExtractor) FileRequired(api filesystem.FileAPI) bool {
+	p := api.Path()
+	ext := path.Ext(p)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	if b := path.Base(p); b == "action.yml" || b == "action.yaml" {
+		return true
+	}
+	return path.Base(path.Dir(p)) == "workflows" && path.Base(path.Dir(path.Dir(p))) == ".github"
+}
+
+// Extract implements filesystem.Extractor.
+func (actionsExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	b, err := io.ReadAll(in.Reader)
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+	}
+	uses, err := workflowUses(b)
+	if err != nil {
+		return inventory.Inventory{}, err
+	}
+	var pkgs []*extractor.Package
+	seen := map[string]bool{}
+	for _, u := range uses {
+		a, ok := parseUses(u.value, u.comment)
+		if !ok || seen[a.name+"@"+a.version+"@"+a.commit] {
+			continue
+		}
+		seen[a.name+"@"+a.version+"@"+a.commit] = true
+		p := &extractor.Package{Name: a.name, Version: a.version, PURLType: "githubactions", Location: extractor.LocationFromPath(in.Path)}
+		if a.commit != "" {
+			p.SourceCode = &extractor.SourceCodeIdentifier{Repo: "https://github.com/" + a.name, Commit: a.commit}
+		}
+		pkgs = append(pkgs, p)
+	}
+	return inventory.Inventory{Packages: pkgs}, nil
+}
+
+// use is one "uses" value and the comment on its line.
+type use struct{ value, comment string }
+
+// workflowUses returns every scalar "uses" value of a YAML document, with
+// its line comment, in document order.
+func workflowUses(b []byte) ([]use, error) {
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(b)).Decode(&root); err != nil {
+		if err == io.EOF {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("not a workflow: %w", err)
+	}
+	var out []use
+	var walk func(n *yaml.Node, depth int)
+	walk = func(n *yaml.Node, depth int) {
+		if depth > 64 {
+			return
+		}
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				if k.Value == "uses" && v.Kind == yaml.ScalarNode {
+					c := v.LineComment
+					if c == "" {
+						c = k.LineComment
+					}
+					out = append(out, use{value: v.Value, comment: c})
+					continue
+				}
+				walk(v, depth+1)
+			}
+			return
+		}
+		for _, c := range n.Content {
+			walk(c, depth+1)
+		}
+	}
+	walk(&root, 0)
+	return out, nil
+}
+
+// actionRef is an action a workflow uses.
+type actionRef struct {
+	name    string // owner/repo, lowercase
+	version string // the tag or branch, or the release a pinned commit's comment names, or the commit
+	commit  string // the commit, when the ref is one
+}
+
+var (
+	commitRef  = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+	releaseTag = regexp.MustCompile(`\bv?\d+(?:\.\d+){0,2}(?:[-+][0-9A-Za-z.-]+)?\b`)
+)
+
+// parseUses reads "owner/repo[/path]@ref" (with the line's comment, for
+// a pinned commit's release); ok is false for a local action, a container
+// image, an expression, or a reference without a ref.
+func parseUses(value, comment string) (actionRef, bool) {
+	value = strings.TrimSpace(value)
+	if strings.HasPrefix(value, "./") || strings.HasPrefix(value, "docker://") || strings.Contains(value, "${{") {
+		return actionRef{}, false
+	}
+	repo, ref, ok := strings.Cut(value, "@")
+	if !ok || ref == "" {
+		return actionRef{}, false
+	}
+	parts := strings.Split(repo, "/")
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return actionRef{}, false
+	}
+	a := actionRef{name: strings.ToLower(parts[0] + "/" + parts[1]), version: ref}
+	if commitRef.MatchString(ref) {
+		a.commit = strings.ToLower(ref)
+		if tag := releaseTag.FindString(strings.TrimPrefix(strings.TrimSpace(comment), "#")); tag != "" {
+			a.version = tag
+		}
+	}
+	return a, true
+}
