@@ -2,7 +2,6 @@ package sbom
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"path"
@@ -11,11 +10,7 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/inventory"
-	"github.com/google/osv-scalibr/plugin"
 	"gopkg.in/yaml.v3"
-
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 )
 
 // The GitHub Actions a repository's workflows run are third-party code
@@ -30,26 +25,12 @@ import (
 // actions ("./.github/actions/x") and container images ("docker://...")
 // are not packages.
 
-// actionsName is the extractor's name in results.
-const actionsName = "githubactions/workflow"
+// actions is the extractor.
+var actions = ownExtractor{name: "githubactions/workflow", required: workflowFile, read: readWorkflow}
 
-type actionsExtractor struct{}
-
-func newActions(*cpb.PluginConfig) (filesystem.Extractor, error) { return actionsExtractor{}, nil }
-
-// Name implements filesystem.Extractor.
-func (actionsExtractor) Name() string { return actionsName }
-
-// Version implements filesystem.Extractor.
-func (actionsExtractor) Version() int { return 0 }
-
-// Requirements implements filesystem.Extractor.
-func (actionsExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
-
-// FileRequired implements filesystem.Extractor: workflow files and action
-// metadata files.
-func (actionsExtractor) FileRequired(api filesystem.FileAPI) bool {
-	p := api.Path()
+// workflowFile reports whether p is a workflow file or an action's
+// metadata file.
+func workflowFile(p string) bool {
 	ext := path.Ext(p)
 	if ext != ".yml" && ext != ".yaml" {
 		return false
@@ -60,15 +41,11 @@ func (actionsExtractor) FileRequired(api filesystem.FileAPI) bool {
 	return path.Base(path.Dir(p)) == "workflows" && path.Base(path.Dir(path.Dir(p))) == ".github"
 }
 
-// Extract implements filesystem.Extractor.
-func (actionsExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	b, err := io.ReadAll(in.Reader)
-	if err != nil {
-		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
-	}
+// readWorkflow reads the actions a workflow or action file uses.
+func readWorkflow(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	uses, err := workflowUses(b)
 	if err != nil {
-		return inventory.Inventory{}, err
+		return nil, err
 	}
 	var pkgs []*extractor.Package
 	seen := map[string]bool{}
@@ -84,7 +61,7 @@ func (actionsExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (in
 		}
 		pkgs = append(pkgs, p)
 	}
-	return inventory.Inventory{Packages: pkgs}, nil
+	return pkgs, nil
 }
 
 // use is one "uses" value and the comment on its line.

@@ -1,10 +1,8 @@
 package sbom
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"maps"
 	"path"
 	"slices"
@@ -12,11 +10,7 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/inventory"
-	"github.com/google/osv-scalibr/plugin"
 	"github.com/google/osv-scalibr/purl"
-
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 )
 
 // deno.lock records the npm packages a Deno project imports ("npm:express
@@ -27,36 +21,18 @@ import (
 // and remote modules (deno.land/x URLs) have no advisory database and are
 // not read. scalibr v0.5.3 has no reader of this file.
 
-// denoLockName is the extractor's name in results.
-const denoLockName = "javascript/denolock"
-
-type denoLockExtractor struct{}
-
-func newDenoLock(*cpb.PluginConfig) (filesystem.Extractor, error) { return denoLockExtractor{}, nil }
-
-// Name implements filesystem.Extractor.
-func (denoLockExtractor) Name() string { return denoLockName }
-
-// Version implements filesystem.Extractor.
-func (denoLockExtractor) Version() int { return 0 }
-
-// Requirements implements filesystem.Extractor.
-func (denoLockExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
-
-// FileRequired implements filesystem.Extractor.
-func (denoLockExtractor) FileRequired(api filesystem.FileAPI) bool {
-	return path.Base(api.Path()) == "deno.lock"
+// denoLock is the extractor.
+var denoLock = ownExtractor{
+	name:     "javascript/denolock",
+	required: func(p string) bool { return path.Base(p) == "deno.lock" },
+	read:     readDenoLock,
 }
 
-// Extract implements filesystem.Extractor.
-func (denoLockExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	b, err := io.ReadAll(in.Reader)
-	if err != nil {
-		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
-	}
+// readDenoLock reads a deno.lock's npm packages.
+func readDenoLock(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	keys, err := denoNpmKeys(b)
 	if err != nil {
-		return inventory.Inventory{}, err
+		return nil, err
 	}
 	var pkgs []*extractor.Package
 	seen := map[string]bool{}
@@ -68,7 +44,7 @@ func (denoLockExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (i
 		seen[name+"@"+version] = true
 		pkgs = append(pkgs, &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(in.Path)})
 	}
-	return inventory.Inventory{Packages: pkgs}, nil
+	return pkgs, nil
 }
 
 // denoNpmKeys returns the keys of a deno.lock's npm packages, sorted.

@@ -2,7 +2,6 @@ package sbom
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -13,11 +12,7 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/inventory"
-	"github.com/google/osv-scalibr/plugin"
 	"github.com/google/osv-scalibr/purl"
-
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 )
 
 // The NuGet packages of an MSBuild project that has no packages.lock.json:
@@ -30,25 +25,13 @@ import (
 // forms. A project with packages.lock.json beside it is read from the
 // lockfile, which also has the transitive dependencies.
 
-// msbuildName is the extractor's name in results.
-const msbuildName = "dotnet/msbuild"
+// msbuild is the extractor.
+var msbuild = ownExtractor{name: "dotnet/msbuild", required: msbuildFile, read: readMSBuildPackages}
 
-type msbuildExtractor struct{}
-
-func newMSBuild(*cpb.PluginConfig) (filesystem.Extractor, error) { return msbuildExtractor{}, nil }
-
-// Name implements filesystem.Extractor.
-func (msbuildExtractor) Name() string { return msbuildName }
-
-// Version implements filesystem.Extractor.
-func (msbuildExtractor) Version() int { return 0 }
-
-// Requirements implements filesystem.Extractor.
-func (msbuildExtractor) Requirements() *plugin.Capabilities { return &plugin.Capabilities{} }
-
-// FileRequired implements filesystem.Extractor.
-func (msbuildExtractor) FileRequired(api filesystem.FileAPI) bool {
-	b := path.Base(api.Path())
+// msbuildFile reports whether p is a project file or central package
+// management's props file.
+func msbuildFile(p string) bool {
+	b := path.Base(p)
 	switch strings.ToLower(path.Ext(b)) {
 	case ".csproj", ".fsproj", ".vbproj":
 		return true
@@ -56,18 +39,15 @@ func (msbuildExtractor) FileRequired(api filesystem.FileAPI) bool {
 	return b == "Directory.Packages.props"
 }
 
-// Extract implements filesystem.Extractor.
-func (msbuildExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+// readMSBuildPackages reads the NuGet packages a project file or props
+// file names with a version NuGet restores.
+func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json") {
-		return inventory.Inventory{}, nil // the lockfile is read instead
-	}
-	b, err := io.ReadAll(in.Reader)
-	if err != nil {
-		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
+		return nil, nil // the lockfile is read instead
 	}
 	refs, err := readMSBuild(b)
 	if err != nil {
-		return inventory.Inventory{}, err
+		return nil, err
 	}
 	var pkgs []*extractor.Package
 	for _, r := range refs {
@@ -81,7 +61,7 @@ func (msbuildExtractor) Extract(_ context.Context, in *filesystem.ScanInput) (in
 		}
 		pkgs = append(pkgs, p)
 	}
-	return inventory.Inventory{Packages: pkgs}, nil
+	return pkgs, nil
 }
 
 // versionBound is the range a package's version was read from, when it is

@@ -76,8 +76,8 @@ var registry = []struct {
 	{yarnlock.Name, Languages, newYarnLock},                                            // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
-	{denoLockName, Languages, newDenoLock},                                             // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
-	{actionsName, Languages, newActions},                                               // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
+	{denoLock.name, Languages, denoLock.factory()},                                     // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
+	{actions.name, Languages, actions.factory()},                                       // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
 	{requirements.Name, Languages, newRequirements},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
 	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies
@@ -91,14 +91,14 @@ var registry = []struct {
 	{packageslockjson.Name, Languages, packageslockjson.New},                           // NuGet packages.lock.json
 	{pubspec.Name, Languages, newPubspec},                                              // pubspec.lock
 	{mixlock.Name, Languages, mixlock.New},                                             // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
-	{rebarLockName, Languages, newRebarLock},                                           // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
+	{rebarLock.name, Languages, rebarLock.factory()},                                   // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
 	{packageresolved.Name, Languages, newSwiftResolved},                                // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
 	{podfilelock.Name, Languages, podfilelock.New},                                     // CocoaPods Podfile.lock
 	{pdmlock.Name, Languages, pdmlock.New},                                             // pdm.lock
 	{pylock.Name, Languages, pylock.New},                                               // pylock.toml, pylock.*.toml (PEP 751)
 	{packagesconfig.Name, Languages, packagesconfig.New},                               // NuGet packages.config
 	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
-	{msbuildName, Languages, newMSBuild},                                               // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
+	{msbuild.name, Languages, msbuild.factory()},                                       // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
 	{gradleversioncatalog.Name, Languages, newGradleCatalog},                           // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
 	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2

@@ -111,7 +111,7 @@ func FuzzDenoLock(f *testing.F) {
 func TestRebarLockForms(t *testing.T) {
 	old := `[{<<"cowboy">>,{pkg,<<"cowboy">>,<<"2.9.0">>},0},
  {<<"sub">>,{git_subdir,"https://github.com/o/r.git",{tag,"v1.0.0"},"apps/sub"},0}].`
-	inv, err := rebarLockExtractor{}.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(old)})
+	inv, err := rebarLock.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(old)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRebarLockForms(t *testing.T) {
 	if strings.Join(got, " ") != "cowboy@2.9.0 sub@" {
 		t.Errorf("packages %v", got)
 	}
-	if _, err := (rebarLockExtractor{}).Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader("{deps, []}.")}); err == nil {
+	if _, err := rebarLock.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader("{deps, []}.")}); err == nil {
 		t.Error("a rebar.config read as a lockfile")
 	}
 }
@@ -135,7 +135,7 @@ func TestRebarLockForms(t *testing.T) {
 func FuzzRebarLock(f *testing.F) {
 	f.Add([]byte(`{"1.2.0",[{<<"a">>,{pkg,<<"a">>,<<"1.0.0">>},0},{<<"b">>,{git,"https://x/b",{ref,"abc"}},1}]}.`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		inv, err := rebarLockExtractor{}.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(string(b))})
+		inv, err := rebarLock.Extract(context.Background(), &filesystem.ScanInput{Path: "rebar.lock", Reader: strings.NewReader(string(b))})
 		if err != nil {
 			return
 		}
