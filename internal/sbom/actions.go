@@ -114,8 +114,10 @@ type actionRef struct {
 }
 
 var (
-	commitRef  = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
-	releaseTag = regexp.MustCompile(`\bv?\d+(?:\.\d+){0,2}(?:[-+][0-9A-Za-z.-]+)?\b`)
+	commitRef = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+	// releaseTag is a release in a pin's comment: "v4", "v4.1.1", "4.1.1"
+	// (a bare number, such as a date's year, is not one).
+	releaseTag = regexp.MustCompile(`\b(?:v\d+(?:\.\d+){0,2}|\d+\.\d+(?:\.\d+)?)(?:[-+][0-9A-Za-z.-]+)?\b`)
 )
 
 // parseUses reads "owner/repo[/path]@ref" (with the line's comment, for

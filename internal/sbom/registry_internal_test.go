@@ -164,3 +164,28 @@ func FuzzWorkflowUses(f *testing.F) {
 		}
 	})
 }
+
+// TestParseUses: the release a pinned commit's comment names, and comments
+// that name none.
+func TestParseUses(t *testing.T) {
+	const sha = "3d3c42e5aac5ba805825da76410c181273ba90b1"
+	for _, c := range []struct{ value, comment, name, version string }{
+		{"actions/checkout@" + sha, "# v4.1.1", "actions/checkout", "v4.1.1"},
+		{"actions/checkout@" + sha, "#v4", "actions/checkout", "v4"},
+		{"actions/checkout@" + sha, "# tag=4.1.1", "actions/checkout", "4.1.1"},
+		{"actions/checkout@" + sha, "# pinned 2024-01-01", "actions/checkout", sha},
+		{"actions/checkout@" + sha, "", "actions/checkout", sha},
+		{"Actions/Checkout@v4", "", "actions/checkout", "v4"},
+		{"github/codeql-action/init@v3", "", "github/codeql-action", "v3"},
+	} {
+		a, ok := parseUses(c.value, c.comment)
+		if !ok || a.name != c.name || a.version != c.version {
+			t.Errorf("parseUses(%q, %q) = %+v, %v; want %s@%s", c.value, c.comment, a, ok, c.name, c.version)
+		}
+	}
+	for _, v := range []string{"./.github/actions/x", "docker://alpine:3", "actions/checkout", "${{ matrix.action }}@v1", "noslash@v1"} {
+		if a, ok := parseUses(v, ""); ok {
+			t.Errorf("parseUses(%q) = %+v", v, a)
+		}
+	}
+}
