@@ -1,0 +1,165 @@
+package sbom
+
+import (
+	"context"
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
+	"github.com/google/osv-scalibr/inventory"
+)
+
+// Python dependencies installed from git repositories, which scalibr's
+// requirements.txt and Pipfile.lock readers drop.
+
+// requirementsTxt is scalibr's requirements.txt extractor, which drops a
+// requirement installed from a git repository: "git+https://host/repo.git
+// @ref#egg=name" (editable or not) and PEP 508's "name @ git+https://...
+// @ref" are components too, named, with the repository and ref as their
+// vcs_url. Local paths ("-e ./pkg") are the project's own tree.
+type requirementsTxt struct {
+	filesystem.Extractor
+}
+
+func newRequirements(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := requirements.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return requirementsTxt{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if b == nil {
+		return inv, err
+	}
+	have := map[string]bool{}
+	for _, p := range inv.Packages {
+		have[pep503(p.Name)] = true
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, repo, ref, ok := gitRequirement(line)
+		if !ok || have[pep503(name)] {
+			continue
+		}
+		have[pep503(name)] = true
+		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
+			SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+	}
+	return inv, err
+}
+
+// gitRequirement reads a requirements.txt line that installs from a git
+// repository: its package name (#egg=, or the name before " @ "), the
+// repository and the ref after "@" in its path (a commit, tag or branch;
+// empty for the default branch).
+func gitRequirement(line string) (name, repo, ref string, ok bool) {
+	line = strings.TrimSpace(line)
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = strings.TrimSpace(line[:i]) // a comment
+	}
+	for _, opt := range []string{"-e ", "--editable ", "--editable="} {
+		line = strings.TrimSpace(strings.TrimPrefix(line, opt))
+	}
+	if n, u, direct := strings.Cut(line, " @ "); direct {
+		name, line = strings.TrimSpace(n), strings.TrimSpace(u)
+		if i := strings.IndexByte(name, '['); i >= 0 {
+			name = name[:i] // extras
+		}
+	}
+	if i := strings.IndexByte(line, ';'); i >= 0 {
+		line = strings.TrimSpace(line[:i]) // an environment marker
+	}
+	if !strings.HasPrefix(line, "git+") {
+		return "", "", "", false
+	}
+	u, frag, _ := strings.Cut(line, "#")
+	for _, kv := range strings.Split(frag, "&") {
+		if v, found := strings.CutPrefix(kv, "egg="); found && name == "" {
+			name = v
+		}
+	}
+	scheme, rest, _ := strings.Cut(u, "://")
+	host, pth, _ := strings.Cut(rest, "/")
+	if at := strings.LastIndexByte(pth, '@'); at >= 0 {
+		pth, ref = pth[:at], pth[at+1:]
+	}
+	repo = scheme + "://" + host + "/" + pth
+	if name = strings.TrimSpace(name); name == "" || !validPyPIName(name) || host == "" || pth == "" {
+		return "", "", "", false
+	}
+	return name, repo, ref, true
+}
+
+// validPyPIName reports whether s is a PEP 508 distribution name.
+func validPyPIName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// pipfileLock is scalibr's Pipfile.lock extractor, which keeps only the
+// packages with a version: a dependency installed from a git repository
+// ({"git": URL, "ref": commit}) is a component too, named by its key,
+// with its source as a vcs_url. A local path ({"path": "."}) is the
+// project's own tree, not a component, as in the other formats.
+type pipfileLock struct {
+	filesystem.Extractor
+}
+
+func newPipfileLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := pipfilelock.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pipfileLock{ex}, nil
+}
+
+// Extract implements filesystem.Extractor.
+func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if err != nil || b == nil {
+		return inv, err
+	}
+	var lock map[string]json.RawMessage
+	if json.Unmarshal(b, &lock) != nil {
+		return inv, nil
+	}
+	have := map[string]bool{}
+	for _, p := range inv.Packages {
+		have[pep503(p.Name)] = true
+	}
+	for _, group := range []string{"default", "develop"} {
+		var deps map[string]struct {
+			Git     string `json:"git"`
+			Ref     string `json:"ref"`
+			Version string `json:"version"`
+		}
+		if json.Unmarshal(lock[group], &deps) != nil {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			d := deps[name]
+			if d.Git == "" || have[pep503(name)] {
+				continue
+			}
+			have[pep503(name)] = true
+			inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: strings.TrimPrefix(d.Version, "=="),
+				PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
+				SourceCode: &extractor.SourceCodeIdentifier{Repo: d.Git, Commit: d.Ref}})
+		}
+	}
+	return inv, nil
+}
