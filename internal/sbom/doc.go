@@ -9,7 +9,9 @@
 // read by Sentinel's own readers under the plugins' names, and Cargo.lock
 // is decoded once for packages and graph (onepass.go): scalibr's line
 // lookups and commit regular expressions were most of the time on large
-// JavaScript projects. MSBuild project files (a .NET project without
+// JavaScript projects. pnpm-lock.yaml and berry's yarn.lock go through
+// fastYAML (fastyaml.go), a reader of the YAML subset their writers emit
+// that falls back to yaml.v3 for anything else. MSBuild project files (a .NET project without
 // packages.lock.json), Gradle version catalogs (a project without
 // Gradle lockfiles), deno.lock and rebar.lock are read by Sentinel's
 // readers (msbuild.go, gradlecatalog.go, denolock.go, rebarlock.go), and

@@ -245,9 +245,13 @@ func parseYarnLock(data []byte) (*yarnLock, error) {
 		}
 		return &yarnLock{entries: entries}, err // err: a *partialError, or nil
 	}
+	root, err := yamlFirstDoc(data)
+	if err != nil {
+		return nil, err
+	}
 	var doc map[string]berryEntry
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		if doc, err = berryEntries(data); err != nil {
+	if err := root.Decode(&doc); err != nil {
+		if doc, err = berryEntries(root); err != nil {
 			return nil, err
 		}
 	}
@@ -282,11 +286,7 @@ type berryEntry struct {
 // berryEntries reads a berry lockfile that YAML refuses because a key
 // appears twice (a merge that kept both copies of an entry): Yarn's own
 // parser takes the last, and so does this one.
-func berryEntries(data []byte) (map[string]berryEntry, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, err
-	}
+func berryEntries(root *yaml.Node) (map[string]berryEntry, error) {
 	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("yarn.lock: not a mapping")
 	}

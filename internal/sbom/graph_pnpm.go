@@ -1,11 +1,8 @@
 package sbom
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"path"
 	"slices"
@@ -131,13 +128,13 @@ func (r *pnpmRef) UnmarshalYAML(n *yaml.Node) error {
 func parsePnpmLock(data []byte) (*pnpmLock, error) {
 	lock := &pnpmLock{}
 	var bad []error
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
+	docs, err := yamlDocs(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range docs {
 		var d pnpmDoc
-		if err := dec.Decode(&d); err != nil {
-			if errors.Is(err, io.EOF) {
-				return lock, partial(bad)
-			}
+		if err := n.Decode(&d); err != nil {
 			return nil, err
 		}
 		v, err := strconv.ParseFloat(d.LockfileVersion, 64)
@@ -153,6 +150,7 @@ func parsePnpmLock(data []byte) (*pnpmLock, error) {
 		}
 		lock.docs = append(lock.docs, d)
 	}
+	return lock, partial(bad)
 }
 
 // pnpmPackageKey reads the name and version of a "packages:" key, as pnpm
