@@ -1,10 +1,11 @@
 package intel
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // KEVCatalog is the CISA Known Exploited Vulnerabilities catalog in its
@@ -48,7 +49,10 @@ func DecodeKEV(r io.Reader) (*KEVCatalog, error) {
 		return nil, fmt.Errorf("read kev catalog: %w", err)
 	}
 	var c KEVCatalog
-	if err := json.Unmarshal(data, &c); err != nil {
+	// The v1-compatible decoder of go-json-experiment: encoding/json's
+	// rules, three times as fast; the catalog is read on every offline
+	// gate run.
+	if err := jsonv1.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("decode kev catalog: %w", err)
 	}
 	kept := c.Vulnerabilities[:0]

@@ -27,6 +27,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	jsonv1 "github.com/go-json-experiment/json/v1"
 )
 
 // Advisory is one OSV record (https://ossf.github.io/osv-schema/), reduced to
@@ -138,7 +140,10 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 // caller must not modify data afterwards). The error is a *DecodeError.
 func DecodeAdvisory(data []byte) (*Advisory, error) {
 	var a Advisory
-	if err := json.Unmarshal(data, &a); err != nil {
+	// encoding/json's rules through go-json-experiment's v1-compatible
+	// decoder, which does not validate the record in a pass of its own
+	// before decoding it.
+	if err := jsonv1.Unmarshal(data, &a); err != nil {
 		return nil, &DecodeError{SkipInvalidJSON, err}
 	}
 	if a.ID == "" {
