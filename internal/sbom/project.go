@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 	packageurl "github.com/package-url/packageurl-go"
@@ -132,6 +133,12 @@ func npmProject(data []byte) (project, bool) {
 // npmLicenses reads package.json's license: a string (an SPDX expression,
 // or "SEE LICENSE IN ..." / "UNLICENSED"), or the deprecated {"type": ...}.
 func npmLicenses(raw json.RawMessage) []string {
+	// raw is a value of a document already decoded, so valid JSON: a
+	// string without escapes is its bytes between the quotes. Most
+	// packages of a package-lock.json have one.
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && utf8.Valid(raw) {
+		return appendLicense(nil, string(raw[1:n-1]))
+	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		return appendLicense(nil, s)
