@@ -11,13 +11,15 @@
 // lookups and commit regular expressions were most of the time on large
 // JavaScript projects. pnpm-lock.yaml and berry's yarn.lock go through
 // fastYAML (fastyaml.go), a reader of the YAML subset their writers emit
-// that falls back to yaml.v3 for anything else. MSBuild project files (a .NET project without
-// packages.lock.json), Gradle version catalogs (a project without
-// Gradle lockfiles), deno.lock and rebar.lock are read by Sentinel's
-// readers (msbuild.go, gradlecatalog.go, denolock.go, rebarlock.go), and
-// so are the GitHub Actions of workflow files (actions.go). The walk only lists candidate files;
-// a pool of workers then reads each file once, largest first, and runs the
-// extractors that claimed it. A broken lockfile is never a failed scan: its
+// that falls back to yaml.v3 for anything else. MSBuild project files (a
+// .NET project without packages.lock.json), .NET restore and build
+// outputs (obj/project.assets.json, <App>.deps.json), Gradle version
+// catalogs (a project without Gradle lockfiles), deno.lock and rebar.lock
+// are read by Sentinel's readers (msbuild.go, dotnetbuild.go,
+// gradlecatalog.go, denolock.go, rebarlock.go), and so are the GitHub
+// Actions of workflow files (actions.go). The walk only lists candidate
+// files; a pool of workers then reads each file once, largest first, and
+// runs the extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a
 // panic inside an extractor is caught and reported the same way. The walk
 // skips DefaultSkipDirs, the Go module cache, Options.Exclude globs

@@ -72,6 +72,8 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"gems.locked":         gemGraph,
 	"mix.lock":            mixGraph,
 	"packages.lock.json":  nugetGraph,
+	"project.assets.json": projectAssetsGraph,
+	".deps.json":          depsJSONGraph, // any <App>.deps.json (lockFormat)
 	"pubspec.lock":        pubRoots,
 	"go.mod":              goRoots,
 }
@@ -81,7 +83,16 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 var graphFormats = []string{
 	".package-lock.json", "Cargo.lock", "Gemfile.lock", "bun.lock", "composer.lock", "gems.locked", "mix.lock",
 	"npm-shrinkwrap.json", "package-lock.json", "packages.lock.json", "pnpm-lock.yaml",
-	"poetry.lock", "uv.lock", "yarn.lock",
+	"poetry.lock", "uv.lock", "yarn.lock", "project.assets.json", ".deps.json",
+}
+
+// lockFormat is the key of a lockfile's base name in lockReaders and
+// graphFormats: the name itself, or ".deps.json" for <App>.deps.json.
+func lockFormat(base string) string {
+	if isDepsJSON(base) {
+		return ".deps.json"
+	}
+	return base
 }
 
 // lockIndex finds a file's components by name (and version) and collects
@@ -193,7 +204,7 @@ type lockAnnotation struct {
 // qualifiers, licenses. A file that cannot be read again keeps its
 // components as they are.
 func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, comps []sentinel.Component) lockAnnotation {
-	base := path.Base(p)
+	base := lockFormat(path.Base(p))
 	read, ok := lockReaders[base]
 	if !ok || len(comps) == 0 || ctx.Err() != nil {
 		return lockAnnotation{}
@@ -202,7 +213,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	switch base {
 	case "poetry.lock", "uv.lock":
 		norm = pep503
-	case "packages.lock.json":
+	case "packages.lock.json", "project.assets.json", ".deps.json":
 		norm = strings.ToLower // NuGet ids are case-insensitive
 	case "composer.lock":
 		norm = strings.ToLower
@@ -254,6 +265,9 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	}
 	an := lockAnnotation{read: true, graph: slices.Contains(graphFormats, base), roots: map[string][]string{}}
 	dir := path.Dir(p)
+	if base == "project.assets.json" && path.Base(dir) == "obj" {
+		dir = path.Dir(dir) // restore writes it in the project's obj/
+	}
 	for wd, tos := range lk.roots {
 		d := path.Join(dir, wd)
 		for to := range tos {

@@ -23,7 +23,8 @@ import (
 // literally, so "$(MSBuildVersion)" or "[1.0,2.0)" became a version: this
 // reader resolves the file's own properties and reads NuGet's version
 // forms. A project with packages.lock.json beside it is read from the
-// lockfile, which also has the transitive dependencies.
+// lockfile, and a restored one from obj/project.assets.json
+// (dotnetbuild.go): both also have the transitive dependencies.
 
 // msbuild is the extractor.
 var msbuild = ownExtractor{name: "dotnet/msbuild", required: msbuildFile, read: readMSBuildPackages}
@@ -42,8 +43,8 @@ func msbuildFile(p string) bool {
 // readMSBuildPackages reads the NuGet packages a project file or props
 // file names with a version NuGet restores.
 func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json") {
-		return nil, nil // the lockfile is read instead
+	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json", "obj/project.assets.json") {
+		return nil, nil // the lockfile, or what restore resolved, is read instead
 	}
 	refs, err := readMSBuild(b)
 	if err != nil {

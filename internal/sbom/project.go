@@ -51,6 +51,18 @@ type project struct {
 	deps []string
 	// priority orders projects of one directory (projectManifests).
 	priority int
+	// dir is the directory of an unnamed project (linkProjects), which
+	// is located at a lockfile elsewhere: the workspace root's, or
+	// restore's obj/project.assets.json.
+	dir string
+}
+
+// directory is the project's directory.
+func (p project) directory() string {
+	if p.dir != "" {
+		return p.dir
+	}
+	return path.Dir(p.comp.Locations[0])
 }
 
 // readProject reads the project a manifest names. ok is false when the

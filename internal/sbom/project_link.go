@@ -38,7 +38,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 			name = rootName
 		}
 		loc := rootFile[dir] // the lockfile, as the project's location
-		projects = append(projects, project{comp: sentinel.Component{Name: name, Type: "application", Locations: []string{loc}}, priority: len(projectManifests)})
+		projects = append(projects, project{comp: sentinel.Component{Name: name, Type: "application", Locations: []string{loc}}, priority: len(projectManifests), dir: dir})
 	}
 	if len(projects) == 0 {
 		return comps, nil
@@ -51,6 +51,9 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		}
 		if d := a.priority - b.priority; d != 0 {
 			return d
+		}
+		if d := depth(a.directory()) - depth(b.directory()); d != 0 {
+			return d // unnamed projects of one lockfile: its own directory first
 		}
 		if c := strings.Compare(la, lb); c != 0 {
 			return c
@@ -69,7 +72,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 	out := make([]sentinel.Component, 0, len(projects))
 	for _, pr := range projects {
 		p := pr.comp
-		dir := path.Dir(p.Locations[0])
+		dir := pr.directory()
 		name := purl.NormalizeName(p.Ecosystem, p.Name)
 		// The project as its lockfile lists it.
 		for _, l := range locals {

@@ -97,6 +97,8 @@ var registry = []struct {
 	{pylock.Name, Languages, pylock.New},                                               // pylock.toml, pylock.*.toml (PEP 751)
 	{packagesconfig.Name, Languages, packagesconfig.New},                               // NuGet packages.config
 	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
+	{dotnetAssets.name, Languages, dotnetAssets.factory()},                             // obj/project.assets.json (dotnet restore): Sentinel's reader (dotnetbuild.go)
+	{dotnetDeps.name, Languages, dotnetDeps.factory()},                                 // <App>.deps.json (dotnet build, publish): Sentinel's reader (dotnetbuild.go)
 	{msbuild.name, Languages, msbuild.factory()},                                       // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
 	{gradleversioncatalog.Name, Languages, newGradleCatalog},                           // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/osv-scalibr/extractor/filesystem"
+
+	sentinel "github.com/sentinel-sca/sentinel"
 )
 
 // TestSwiftName: every way SwiftPM writes one repository's location names
@@ -188,4 +190,34 @@ func TestParseUses(t *testing.T) {
 			t.Errorf("parseUses(%q) = %+v", v, a)
 		}
 	}
+}
+
+// FuzzDotnetBuild: any bytes as project.assets.json or .deps.json give
+// an error or packages with a name and a version, and their graph
+// readers never fail on what the packages reader read.
+func FuzzDotnetBuild(f *testing.F) {
+	f.Add([]byte(`{"version":3,"targets":{"net8.0":{"A/1.0.0":{"type":"package","dependencies":{"B":"[2.0.0, )"}},"B/2.0.0":{"type":"package"}}},"libraries":{"A/1.0.0":{"type":"package"},"B/2.0.0":{"type":"package"},"P/1.0.0":{"type":"project"}},"project":{"frameworks":{"net8.0":{"dependencies":{"A":{"target":"Package","version":"[1.0.0, )"}}}}}}`))
+	f.Add([]byte(`{"runtimeTarget":{"name":".NETCoreApp,Version=v8.0/linux-x64"},"targets":{".NETCoreApp,Version=v8.0/linux-x64":{"app/1.0.0":{"dependencies":{"A":"1.0.0","runtimepack.Microsoft.NETCore.App.Runtime.linux-x64":"8.0.1"}},"A/1.0.0":{}}},"libraries":{"app/1.0.0":{"type":"project"},"A/1.0.0":{"type":"package"},"runtimepack.Microsoft.NETCore.App.Runtime.linux-x64/8.0.1":{"type":"runtimepack"}}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, c := range []struct {
+			ex    ownExtractor
+			path  string
+			graph func([]byte, *lockIndex) error
+		}{{dotnetAssets, "obj/project.assets.json", projectAssetsGraph}, {dotnetDeps, "App.deps.json", depsJSONGraph}} {
+			inv, err := c.ex.Extract(context.Background(), &filesystem.ScanInput{Path: c.path, Reader: strings.NewReader(string(b))})
+			if err != nil {
+				continue
+			}
+			var comps []sentinel.Component
+			for _, p := range inv.Packages {
+				if p.Name == "" || p.Version == "" {
+					t.Fatalf("%s: package without a name or version: %+v", c.path, p)
+				}
+				comps = append(comps, sentinel.Component{Name: p.Name, Version: p.Version, Purl: "pkg:nuget/" + p.Name + "@" + p.Version})
+			}
+			if err := c.graph(b, newLockIndex(comps, strings.ToLower)); err != nil {
+				t.Fatalf("%s: the graph reader fails on what the packages reader read: %v", c.path, err)
+			}
+		}
+	})
 }

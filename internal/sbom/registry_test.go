@@ -59,6 +59,8 @@ func TestRegistry(t *testing.T) {
 		"dotnet/packagesconfig":              {"packages.config"},
 		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props"},
 		"dotnet/paketlock":                   {"paket.lock"},
+		"dotnet/projectassetsjson":           {"obj/project.assets.json", "src/App/obj/project.assets.json"},
+		"dotnet/depsjson":                    {"bin/Release/net8.0/App.deps.json", "publish/My.App.deps.json"},
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"cpp/conanlock":                      {"conan.lock"},
@@ -97,7 +99,7 @@ func TestRegistry(t *testing.T) {
 				}
 			}
 		}
-		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json"} {
+		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json", ".deps.json", "App.runtimeconfig.json"} {
 			if ex.FileRequired(fakeFile{p}) {
 				t.Errorf("%s claims %s", ex.Name(), p)
 			}
