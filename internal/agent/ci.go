@@ -262,6 +262,12 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		return fmt.Errorf("%s lists no components: there is nothing to check, so the gate cannot pass", o.scan.from)
 	}
 	if o.scan.from == "" && len(res.Files) == 0 {
+		if len(res.Projects) > 0 {
+			// A manifest without its lockfile: ranges, not versions.
+			p := res.Projects[0]
+			return fmt.Errorf("%s names the dependencies of %s as ranges, and no lockfile was found under %s: there is nothing pinned to check, so the gate cannot pass; write the lockfile first (%s) and run the gate again",
+				p.Locations[0], p.Name, root, lockfileHint(p.Ecosystem))
+		}
 		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
 	}
 	var purls, unversioned, bounds []string
@@ -554,4 +560,23 @@ func ciExplain(ctx context.Context, err error, server string) error {
 		return &exitError{ExitCIUnavailable, fmt.Errorf("the service at %s is unavailable (%s); retry, or gate offline with --offline-db FILE", server, ae.StatusLine())}
 	}
 	return fmt.Errorf("the service refused the gate request (%s)", ae.StatusLine())
+}
+
+// lockfileHint is how a project of the ecosystem writes its lockfile.
+func lockfileHint(eco string) string {
+	switch eco {
+	case "npm":
+		return "npm install --package-lock-only, yarn install or pnpm install"
+	case "crates.io":
+		return "cargo generate-lockfile"
+	case "PyPI":
+		return "uv lock, poetry lock, or pip freeze > requirements.txt in the project's environment"
+	case "Packagist":
+		return "composer update --no-install"
+	case "Pub":
+		return "dart pub get"
+	case "Hex":
+		return "mix deps.get"
+	}
+	return "the package manager's lock or install command"
 }
