@@ -102,7 +102,7 @@ type lockIndex struct {
 	byNameVer map[string]int
 	byName    map[string][]int
 	norm      func(string) string
-	edges     map[int]map[int]bool
+	edges     []lockEdge // in any order, perhaps repeated
 	// roots are the direct dependencies by workspace directory, relative
 	// to the lockfile's directory ("" for the lockfile's own project).
 	roots    map[string]map[int]bool
@@ -126,7 +126,6 @@ func newLockIndex(comps []sentinel.Component, norm func(string) string) *lockInd
 		byNameVer: make(map[string]int, len(comps)),
 		byName:    make(map[string][]int, len(comps)),
 		norm:      norm,
-		edges:     map[int]map[int]bool{},
 		roots:     map[string]map[int]bool{},
 		local:     map[int]bool{},
 		vcs:       map[int][]string{},
@@ -154,14 +153,13 @@ func (lk *lockIndex) find(name, version string) (int, bool) {
 	return 0, false
 }
 
+// lockEdge is a dependency of component from on component to.
+type lockEdge struct{ from, to int }
+
 func (lk *lockIndex) edge(from, to int) {
-	if from == to {
-		return
+	if from != to {
+		lk.edges = append(lk.edges, lockEdge{from, to})
 	}
-	if lk.edges[from] == nil {
-		lk.edges[from] = map[int]bool{}
-	}
-	lk.edges[from][to] = true
 }
 
 // setVCS records a git source of component i. One name and version can
@@ -258,9 +256,15 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 			comps[i].Licenses = appendLicense(comps[i].Licenses, l)
 		}
 	}
-	for from, tos := range lk.edges {
-		for to := range tos {
-			comps[from].DependsOn = append(comps[from].DependsOn, comps[to].Purl)
+	slices.SortFunc(lk.edges, func(a, b lockEdge) int {
+		if a.from != b.from {
+			return a.from - b.from
+		}
+		return a.to - b.to
+	})
+	for i, e := range lk.edges {
+		if i == 0 || e != lk.edges[i-1] {
+			comps[e.from].DependsOn = append(comps[e.from].DependsOn, comps[e.to].Purl)
 		}
 	}
 	an := lockAnnotation{read: true, graph: slices.Contains(graphFormats, base), roots: map[string][]string{}}

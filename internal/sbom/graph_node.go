@@ -178,13 +178,15 @@ func npmGraph(data []byte, lk *lockIndex) error {
 // walking up the directory tree, as Node's require does.
 func npmResolve[N any](nodes map[string]N, key, dep string) (string, bool) {
 	dir := key
+	var space [256]byte // the candidate paths, without an allocation each
 	for {
-		cand := "node_modules/" + dep
+		cand := space[:0]
 		if dir != "" {
-			cand = dir + "/" + cand
+			cand = append(append(cand, dir...), '/')
 		}
-		if _, ok := nodes[cand]; ok {
-			return cand, true
+		cand = append(append(cand, "node_modules/"...), dep...)
+		if _, ok := nodes[string(cand)]; ok {
+			return string(cand), true
 		}
 		if dir == "" {
 			return "", false
