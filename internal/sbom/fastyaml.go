@@ -48,6 +48,11 @@ func yamlDocs(data []byte) ([]*yaml.Node, error) {
 			return docs, nil
 		}
 	}
+	return yamlV3Docs(data)
+}
+
+// yamlV3Docs reads every document of a YAML stream with yaml.v3 alone.
+func yamlV3Docs(data []byte) ([]*yaml.Node, error) {
 	var docs []*yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for {

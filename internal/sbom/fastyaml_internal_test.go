@@ -3,9 +3,7 @@ package sbom
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,22 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"gopkg.in/yaml.v3"
 )
-
-// v3Docs parses data with yaml.v3 alone.
-func v3Docs(data []byte) ([]*yaml.Node, error) {
-	var docs []*yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	for {
-		n := new(yaml.Node)
-		if err := dec.Decode(n); err != nil {
-			if errors.Is(err, io.EOF) {
-				return docs, nil
-			}
-			return nil, err
-		}
-		docs = append(docs, n)
-	}
-}
 
 // sameNodes reports the first difference between fastYAML's node and
 // yaml.v3's, or "" (comments aside, which decoding never reads).
@@ -68,7 +50,7 @@ func checkFastYAML(t *testing.T, name string, data []byte) (accepted bool) {
 	if !ok {
 		return false
 	}
-	want, err := v3Docs(data)
+	want, err := yamlV3Docs(data)
 	if err != nil {
 		for _, d := range fast {
 			if longKey(d) {
@@ -114,7 +96,7 @@ func TestFastYAMLRealLockfiles(t *testing.T) {
 			accepted++
 			return nil
 		}
-		if _, err := v3Docs(data); err == nil && (base == "pnpm-lock.yaml" || base == "yarn.lock") {
+		if _, err := yamlV3Docs(data); err == nil && (base == "pnpm-lock.yaml" || base == "yarn.lock") {
 			declined[p] = "declined"
 		}
 		return nil
@@ -187,7 +169,7 @@ func TestFastYAMLLongKey(t *testing.T) {
 	}
 	lock := "__metadata:\n  version: 6\n  cacheKey: 8\n\n\"" + strings.Join(ranges, ", ") +
 		"\":\n  version: 2.6.9\n  resolution: \"debug@npm:2.6.9\"\n  dependencies:\n    ms: 2.0.0\n  languageName: node\n  linkType: hard\n"
-	if _, err := v3Docs([]byte(lock)); err == nil {
+	if _, err := yamlV3Docs([]byte(lock)); err == nil {
 		t.Fatal("yaml.v3 now reads long keys: fastYAML's exception is no longer needed")
 	}
 	y, err := parseYarnLock([]byte(lock))
@@ -269,7 +251,7 @@ func BenchmarkYAMLLockfiles(b *testing.B) {
 		b.Run(strings.Split(f, "/")[0]+"/yaml.v3", func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := v3Docs(data); err != nil {
+				if _, err := yamlV3Docs(data); err != nil {
 					b.Fatal(err)
 				}
 			}
