@@ -36,9 +36,9 @@ import (
 // only what was resolved. A project file with obj/project.assets.json
 // beside it is read from the assets file (msbuild.go).
 
-var dotnetAssets = ownExtractor{name: "dotnet/projectassetsjson", required: isProjectAssets, read: readProjectAssets}
+var dotnetAssets = ownExtractor{name: "dotnet/projectassetsjson", required: isProjectAssets, read: readDotnetOutput}
 
-var dotnetDeps = ownExtractor{name: "dotnet/depsjson", required: isDepsJSON, read: readDepsJSON}
+var dotnetDeps = ownExtractor{name: "dotnet/depsjson", required: isDepsJSON, read: readDotnetOutput}
 
 func isProjectAssets(p string) bool { return path.Base(p) == "project.assets.json" }
 
@@ -47,23 +47,14 @@ func isDepsJSON(p string) bool {
 	return strings.HasSuffix(b, ".deps.json") && len(b) > len(".deps.json")
 }
 
-// dotnetLibrary is a "libraries" entry of both formats.
-type dotnetLibrary struct {
-	Type string `json:"type"`
-}
-
-// dotnetTargetEntry is a "targets" entry of both formats: the
-// dependencies by name, each with a range (project.assets.json) or the
-// resolved version (deps.json).
-type dotnetTargetEntry struct {
-	Type         string            `json:"type"`
-	Dependencies map[string]string `json:"dependencies"`
-}
-
-type projectAssets struct {
-	Version   int                                     `json:"version"`
-	Targets   map[string]map[string]dotnetTargetEntry `json:"targets"`
-	Libraries map[string]dotnetLibrary                `json:"libraries"`
+// dotnetOutput is what Sentinel reads of both formats; "project" is
+// project.assets.json's only.
+type dotnetOutput struct {
+	// Targets are, per target framework (and runtime), the entries
+	// ("Name/1.2.3") with their dependencies by name: each with a range
+	// (project.assets.json) or the resolved version (deps.json).
+	Targets   map[string]map[string]struct{ Dependencies map[string]string } `json:"targets"`
+	Libraries map[string]struct{ Type string }                               `json:"libraries"`
 	Project   struct {
 		Frameworks map[string]struct {
 			Dependencies map[string]struct {
@@ -73,12 +64,15 @@ type projectAssets struct {
 	} `json:"project"`
 }
 
-type depsJSON struct {
-	RuntimeTarget struct {
-		Name string `json:"name"`
-	} `json:"runtimeTarget"`
-	Targets   map[string]map[string]dotnetTargetEntry `json:"targets"`
-	Libraries map[string]dotnetLibrary                `json:"libraries"`
+func decodeDotnetOutput(b []byte) (*dotnetOutput, error) {
+	var o dotnetOutput
+	if err := jsonv1.Unmarshal(trimBOM(b), &o); err != nil {
+		return nil, err
+	}
+	if o.Libraries == nil && o.Targets == nil {
+		return nil, fmt.Errorf("no libraries or targets: not what dotnet restore or build writes")
+	}
+	return &o, nil
 }
 
 // nugetLibrary splits a "Name/1.2.3" key; a runtime pack's key names its
@@ -98,36 +92,19 @@ func nugetLibrary(key, typ string) (name, version string, ok bool) {
 	return "", "", false
 }
 
-func nugetPackages(libs map[string]dotnetLibrary, p string) []*extractor.Package {
+// readDotnetOutput reads the packages of either format.
+func readDotnetOutput(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	o, err := decodeDotnetOutput(b)
+	if err != nil {
+		return nil, err
+	}
 	var pkgs []*extractor.Package
-	for _, key := range slices.Sorted(maps.Keys(libs)) {
-		if name, version, ok := nugetLibrary(key, libs[key].Type); ok {
-			pkgs = append(pkgs, &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNuget, Location: extractor.LocationFromPath(p)})
+	for _, key := range slices.Sorted(maps.Keys(o.Libraries)) {
+		if name, version, ok := nugetLibrary(key, o.Libraries[key].Type); ok {
+			pkgs = append(pkgs, &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNuget, Location: extractor.LocationFromPath(in.Path)})
 		}
 	}
-	return pkgs
-}
-
-func readProjectAssets(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	var a projectAssets
-	if err := jsonv1.Unmarshal(trimBOM(b), &a); err != nil {
-		return nil, err
-	}
-	if a.Libraries == nil && a.Targets == nil {
-		return nil, fmt.Errorf("not a project.assets.json: no libraries or targets")
-	}
-	return nugetPackages(a.Libraries, in.Path), nil
-}
-
-func readDepsJSON(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	var d depsJSON
-	if err := jsonv1.Unmarshal(trimBOM(b), &d); err != nil {
-		return nil, err
-	}
-	if d.Libraries == nil && d.Targets == nil {
-		return nil, fmt.Errorf("not a .deps.json: no libraries or targets")
-	}
-	return nugetPackages(d.Libraries, in.Path), nil
+	return pkgs, nil
 }
 
 // projectAssetsGraph reads the dependency graph of a project.assets.json:
@@ -135,8 +112,8 @@ func readDepsJSON(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, err
 // names that target resolved; the project's direct references are its
 // roots (annotate gives them to the project's directory, above obj/).
 func projectAssetsGraph(data []byte, lk *lockIndex) error {
-	var a projectAssets
-	if err := jsonv1.Unmarshal(trimBOM(data), &a); err != nil {
+	a, err := decodeDotnetOutput(data)
+	if err != nil {
 		return err
 	}
 	resolved := dotnetGraph(a.Targets, lk, true)
@@ -163,8 +140,8 @@ func projectAssetsGraph(data []byte, lk *lockIndex) error {
 // of the application and of the projects it references (type "project")
 // give the roots.
 func depsJSONGraph(data []byte, lk *lockIndex) error {
-	var d depsJSON
-	if err := jsonv1.Unmarshal(trimBOM(data), &d); err != nil {
+	d, err := decodeDotnetOutput(data)
+	if err != nil {
 		return err
 	}
 	for _, entries := range d.Targets {
@@ -187,7 +164,7 @@ func depsJSONGraph(data []byte, lk *lockIndex) error {
 // target, the version it resolved for each (lower-cased) package name.
 // byName: dependencies give ranges, to be resolved by name in the target
 // (project.assets.json); else they give the versions (deps.json).
-func dotnetGraph(targets map[string]map[string]dotnetTargetEntry, lk *lockIndex, byName bool) map[string]map[string]string {
+func dotnetGraph(targets map[string]map[string]struct{ Dependencies map[string]string }, lk *lockIndex, byName bool) map[string]map[string]string {
 	resolved := make(map[string]map[string]string, len(targets))
 	for target, entries := range targets {
 		versions := make(map[string]string, len(entries))
