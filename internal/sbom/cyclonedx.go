@@ -1,6 +1,7 @@
 package sbom
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	cdx "github.com/CycloneDX/cyclonedx-go"
-	"github.com/go-json-experiment/json/jsontext"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 )
@@ -293,12 +293,11 @@ func contentSerial(bom *cdx.BOM) string {
 // defaults to its newest spec; the version is pinned here because the service
 // specification says SBOMs are CycloneDX 1.5. Encode does not modify bom.
 func Encode(w io.Writer, bom *cdx.BOM) error {
-	// cyclonedx-go indents through encoding/json, whose indenting pass was
-	// most of the time spent writing a large SBOM; the document is encoded
-	// compact and indented by jsontext instead, which changes only the
-	// whitespace (the same bytes as encoding/json's two-space indent).
-	var buf bytes.Buffer
-	enc := cdx.NewBOMEncoder(&buf, cdx.BOMFileFormatJSON)
+	// cyclonedx-go's pretty output is indented by a second pass over a
+	// copy of the document; it is encoded compact and indented as it
+	// streams out instead (indent.go), to the same bytes.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	enc := cdx.NewBOMEncoder(&indentWriter{w: bw}, cdx.BOMFileFormatJSON)
 	enc.SetPretty(false)
 	enc.SetEscapeHTML(false)
 	var err error
@@ -316,11 +315,7 @@ func Encode(w io.Writer, bom *cdx.BOM) error {
 	if err != nil {
 		return fmt.Errorf("encode cyclonedx 1.5: %w", err)
 	}
-	v := jsontext.Value(bytes.TrimRight(buf.Bytes(), "\n"))
-	if err := v.Indent(jsontext.WithIndent("  ")); err != nil {
-		return fmt.Errorf("encode cyclonedx 1.5: %w", err)
-	}
-	if _, err := w.Write(append(v, '\n')); err != nil {
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write the sbom: %w", err)
 	}
 	return nil
