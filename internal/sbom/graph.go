@@ -48,6 +48,8 @@ import (
 //	Gemfile.lock             graph, roots (DEPENDENCIES), locals (PATH), git (GIT)
 //	mix.lock                 graph, git
 //	packages.lock.json       graph, roots ("Direct")
+//	project.assets.json      graph (per target, by name), roots (the project's references)
+//	<App>.deps.json          graph, roots (the application's and its projects' entries)
 //	pubspec.lock             roots ("direct main" and "direct dev")
 //	go.mod                   roots (requires without "// indirect")
 //
