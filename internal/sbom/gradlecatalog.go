@@ -12,12 +12,9 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/javalockfile"
 	"github.com/google/osv-scalibr/inventory"
 	"github.com/google/osv-scalibr/purl"
-
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 )
 
 // A Gradle version catalog (gradle/libs.versions.toml) declares the
@@ -31,14 +28,6 @@ import (
 
 type gradleCatalog struct {
 	filesystem.Extractor // scalibr's, for its name and the files it claims
-}
-
-func newGradleCatalog(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := gradleversioncatalog.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return gradleCatalog{ex}, nil
 }
 
 // Extract implements filesystem.Extractor.

@@ -9,10 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/purl"
 	"github.com/tidwall/jsonc"
 	"gopkg.in/yaml.v3"
@@ -247,14 +245,6 @@ func pnpmNameAtVersion(s string) (name, version string) {
 // dependency (a resolution with a commit, or a GitHub codeload tarball)
 // with its repository and commit.
 type pnpmLockExtractor struct{ filesystem.Extractor }
-
-func newPnpmLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := pnpmlock.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return pnpmLockExtractor{ex}, nil
-}
 
 // parse implements onePass.
 func (pnpmLockExtractor) parse(b []byte) (any, error) {

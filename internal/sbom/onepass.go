@@ -19,7 +19,6 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/yarnlock"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
 	"github.com/google/osv-scalibr/inventory"
 	"github.com/google/osv-scalibr/plugin"
 	"github.com/google/osv-scalibr/purl"
@@ -359,14 +358,6 @@ var (
 // reports them (the workspace's own crates included: project.go tells them
 // apart).
 type cargoLockExtractor struct{ filesystem.Extractor }
-
-func newCargoLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := cargolock.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return cargoLockExtractor{ex}, nil
-}
 
 // parse implements onePass.
 func (cargoLockExtractor) parse(b []byte) (any, error) {

@@ -7,11 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/google/osv-scalibr/inventory"
 )
 
@@ -25,14 +22,6 @@ import (
 // vcs_url. Local paths ("-e ./pkg") are the project's own tree.
 type requirementsTxt struct {
 	filesystem.Extractor
-}
-
-func newRequirements(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := requirements.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return requirementsTxt{ex}, nil
 }
 
 // Extract implements filesystem.Extractor.
@@ -117,14 +106,6 @@ func validPyPIName(s string) bool {
 // project's own tree, not a component, as in the other formats.
 type pipfileLock struct {
 	filesystem.Extractor
-}
-
-func newPipfileLock(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := pipfilelock.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return pipfileLock{ex}, nil
 }
 
 // Extract implements filesystem.Extractor.

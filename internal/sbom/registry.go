@@ -71,45 +71,45 @@ var registry = []struct {
 	kind Kinds
 	new  extractorFactory
 }{
-	{packagelockjson.Name, Languages, newNpmLock},                                      // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
-	{yarnlock.Name, Languages, newYarnLock},                                            // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
-	{pnpmlock.Name, Languages, newPnpmLock},                                            // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
-	{bunlock.Name, Languages, bunlock.New},                                             // bun.lock (text format)
-	{denoLock.name, Languages, denoLock.factory()},                                     // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
-	{actions.name, Languages, actions.factory()},                                       // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
-	{requirements.Name, Languages, newRequirements},                                    // requirements*.txt, with requirements from git repositories
-	{poetrylock.Name, Languages, poetrylock.New},                                       // poetry.lock
-	{pipfilelock.Name, Languages, newPipfileLock},                                      // Pipfile.lock, with its git dependencies
-	{uvlock.Name, Languages, uvlock.New},                                               // uv.lock
-	{gomod.Name, Languages, gomod.New},                                                 // go.mod (+ go.sum for go < 1.17)
-	{pomxml.Name, Languages, pomxml.New},                                               // pom.xml, offline: no parent or BOM import resolution
-	{gradlelockfile.Name, Languages, newGradleLockfile},                                // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
-	{cargolock.Name, Languages, newCargoLock},                                          // Cargo.lock (read once for packages and graph: onepass.go)
-	{gemfilelock.Name, Languages, gemfilelock.New},                                     // Gemfile.lock, gems.locked
-	{composerlock.Name, Languages, composerlock.New},                                   // composer.lock
-	{packageslockjson.Name, Languages, packageslockjson.New},                           // NuGet packages.lock.json
-	{pubspec.Name, Languages, newPubspec},                                              // pubspec.lock
-	{mixlock.Name, Languages, mixlock.New},                                             // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
-	{rebarLock.name, Languages, rebarLock.factory()},                                   // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
-	{packageresolved.Name, Languages, newSwiftResolved},                                // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
-	{podfilelock.Name, Languages, podfilelock.New},                                     // CocoaPods Podfile.lock
-	{pdmlock.Name, Languages, pdmlock.New},                                             // pdm.lock
-	{pylock.Name, Languages, pylock.New},                                               // pylock.toml, pylock.*.toml (PEP 751)
-	{packagesconfig.Name, Languages, packagesconfig.New},                               // NuGet packages.config
-	{paketlock.Name, Languages, paketlock.New},                                         // paket.lock
-	{dotnetAssets.name, Languages, dotnetAssets.factory()},                             // obj/project.assets.json (dotnet restore): Sentinel's reader (dotnetbuild.go)
-	{dotnetDeps.name, Languages, dotnetDeps.factory()},                                 // <App>.deps.json (dotnet build, publish): Sentinel's reader (dotnetbuild.go)
-	{msbuild.name, Languages, msbuild.factory()},                                       // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
-	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New}, // gradle/verification-metadata.xml
-	{gradleversioncatalog.Name, Languages, newGradleCatalog},                           // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
-	{conanlock.Name, Languages, conanlock.New},                                         // conan.lock v1 and v2
-	{renvlock.Name, Languages, renvlock.New},                                           // renv.lock (R)
-	{stacklock.Name, Languages, stacklock.New},                                         // stack.yaml.lock (Haskell)
-	{cabal.Name, Languages, cabal.New},                                                 // cabal.project.freeze (Haskell)
-	{manifesttoml.Name, Languages, newJuliaManifest},                                   // Julia Manifest.toml, with each package's uuid
-	{dpkg.Name, OSPackages, newDpkg},                                                   // var/lib/dpkg/status, var/lib/dpkg/status.d/*
-	{apk.Name, OSPackages, apk.New},                                                    // lib/apk/db/installed
-	{rpm.Name, OSPackages, rpm.New},                                                    // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{packagelockjson.Name, Languages, newNpmLock},                                         // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
+	{yarnlock.Name, Languages, newYarnLock},                                               // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
+	{pnpmlock.Name, Languages, wrap[pnpmLockExtractor](pnpmlock.New)},                     // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
+	{bunlock.Name, Languages, bunlock.New},                                                // bun.lock (text format)
+	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
+	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
+	{requirements.Name, Languages, wrap[requirementsTxt](requirements.New)},               // requirements*.txt, with requirements from git repositories
+	{poetrylock.Name, Languages, poetrylock.New},                                          // poetry.lock
+	{pipfilelock.Name, Languages, wrap[pipfileLock](pipfilelock.New)},                     // Pipfile.lock, with its git dependencies
+	{uvlock.Name, Languages, uvlock.New},                                                  // uv.lock
+	{gomod.Name, Languages, gomod.New},                                                    // go.mod (+ go.sum for go < 1.17)
+	{pomxml.Name, Languages, pomxml.New},                                                  // pom.xml, offline: no parent or BOM import resolution
+	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
+	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
+	{gemfilelock.Name, Languages, gemfilelock.New},                                        // Gemfile.lock, gems.locked
+	{composerlock.Name, Languages, composerlock.New},                                      // composer.lock
+	{packageslockjson.Name, Languages, packageslockjson.New},                              // NuGet packages.lock.json
+	{pubspec.Name, Languages, wrap[pubspecLock](pubspec.New)},                             // pubspec.lock
+	{mixlock.Name, Languages, mixlock.New},                                                // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{rebarLock.name, Languages, rebarLock.factory()},                                      // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
+	{packageresolved.Name, Languages, wrap[swiftResolved](packageresolved.New)},           // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
+	{podfilelock.Name, Languages, podfilelock.New},                                        // CocoaPods Podfile.lock
+	{pdmlock.Name, Languages, pdmlock.New},                                                // pdm.lock
+	{pylock.Name, Languages, pylock.New},                                                  // pylock.toml, pylock.*.toml (PEP 751)
+	{packagesconfig.Name, Languages, packagesconfig.New},                                  // NuGet packages.config
+	{paketlock.Name, Languages, paketlock.New},                                            // paket.lock
+	{dotnetAssets.name, Languages, dotnetAssets.factory()},                                // obj/project.assets.json (dotnet restore): Sentinel's reader (dotnetbuild.go)
+	{dotnetDeps.name, Languages, dotnetDeps.factory()},                                    // <App>.deps.json (dotnet build, publish): Sentinel's reader (dotnetbuild.go)
+	{msbuild.name, Languages, msbuild.factory()},                                          // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
+	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New},    // gradle/verification-metadata.xml
+	{gradleversioncatalog.Name, Languages, wrap[gradleCatalog](gradleversioncatalog.New)}, // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
+	{conanlock.Name, Languages, conanlock.New},                                            // conan.lock v1 and v2
+	{renvlock.Name, Languages, renvlock.New},                                              // renv.lock (R)
+	{stacklock.Name, Languages, stacklock.New},                                            // stack.yaml.lock (Haskell)
+	{cabal.Name, Languages, cabal.New},                                                    // cabal.project.freeze (Haskell)
+	{manifesttoml.Name, Languages, wrap[juliaManifest](manifesttoml.New)},                 // Julia Manifest.toml, with each package's uuid
+	{dpkg.Name, OSPackages, newDpkg},                                                      // var/lib/dpkg/status, var/lib/dpkg/status.d/*
+	{apk.Name, OSPackages, apk.New},                                                       // lib/apk/db/installed
+	{rpm.Name, OSPackages, rpm.New},                                                       // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).
@@ -134,6 +134,21 @@ func extractorNames() []string {
 		names[i] = r.name
 	}
 	return names
+}
+
+// wrap is the factory of W, Sentinel's wrapper around the scalibr
+// extractor newEx builds (W embeds it and replaces some of its methods).
+func wrap[W interface {
+	~struct{ filesystem.Extractor }
+	filesystem.Extractor
+}](newEx extractorFactory) extractorFactory {
+	return func(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+		ex, err := newEx(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return W{ex}, nil
+	}
 }
 
 // newExtractors builds the registered extractors of the given kinds with
@@ -172,14 +187,6 @@ type juliaUUID string
 // IsProtoable implements scalibr's metadata marker; Sentinel never
 // converts it to a protocol buffer.
 func (juliaUUID) IsProtoable() {}
-
-func newJuliaManifest(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := manifesttoml.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return juliaManifest{ex}, nil
-}
 
 // Extract implements filesystem.Extractor.
 func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
@@ -262,14 +269,6 @@ type pubspecLock struct {
 	filesystem.Extractor
 }
 
-func newPubspec(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := pubspec.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return pubspecLock{ex}, nil
-}
-
 // Extract implements filesystem.Extractor.
 func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
 	inv, b, err := extractKeeping(ctx, e.Extractor, in)
@@ -333,14 +332,6 @@ func (d dpkgStatus) Extract(ctx context.Context, in *filesystem.ScanInput) (inve
 // same format and scalibr v0.5.3 does not recognise.
 type gradleLockfile struct {
 	filesystem.Extractor
-}
-
-func newGradleLockfile(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := gradlelockfile.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return gradleLockfile{ex}, nil
 }
 
 // FileRequired implements filesystem.Extractor.

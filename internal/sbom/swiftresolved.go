@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/packageresolved"
 	"github.com/google/osv-scalibr/inventory"
 )
 
@@ -19,14 +17,6 @@ import (
 // finds no package in such a file and reports no error.
 type swiftResolved struct {
 	filesystem.Extractor
-}
-
-func newSwiftResolved(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
-	ex, err := packageresolved.New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return swiftResolved{ex}, nil
 }
 
 // Extract implements filesystem.Extractor.
