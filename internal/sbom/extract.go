@@ -84,6 +84,10 @@ type Options struct {
 	// Logger receives the messages of the extraction library (osv-scalibr),
 	// which would otherwise be dropped. See log.go.
 	Logger *slog.Logger
+	// FS, when not nil, is the tree to read instead of the directory root
+	// names, which then only names it (the project's default name): files
+	// that are not on disk, such as what an external scan fetched.
+	FS fs.FS
 }
 
 // Result is what Extract found under one root.
@@ -188,16 +192,25 @@ type local struct {
 // per-file problem (unreadable, too large, malformed) is reported in
 // Result.Errors and the file is skipped.
 func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
-	info, err := os.Stat(root)
+	var fsys scalibrfs.FS
+	var absRoot string
+	var info fs.FileInfo
+	var err error
+	if opts.FS != nil {
+		fsys, absRoot = statFS{opts.FS}, root
+		info, err = fs.Stat(fsys, ".")
+	} else {
+		info, err = os.Stat(root)
+		if err == nil {
+			absRoot, err = filepath.Abs(root)
+			fsys = scalibrfs.DirFS(absRoot)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("extract %q: %w", root, err)
 	}
 	if !info.IsDir() {
 		return nil, fmt.Errorf("extract %q: not a directory", root)
-	}
-	absRoot, err := filepath.Abs(root)
-	if err != nil {
-		return nil, fmt.Errorf("extract %q: %w", root, err)
 	}
 	kinds := opts.Kinds
 	if kinds == 0 {
@@ -213,7 +226,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	routeScalibrLogs(opts.Logger)
 	rootDev, haveDev := deviceOf(info)
-	haveDev = haveDev && !opts.CrossMounts
+	haveDev = haveDev && !opts.CrossMounts && opts.FS == nil
 	skip := opts.SkipDirs
 	if skip == nil {
 		skip = DefaultSkipDirs()
@@ -228,7 +241,6 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}
 	prog := newProgress(opts.Progress, opts.ProgressInterval)
 
-	fsys := scalibrfs.DirFS(absRoot)
 	res := &Result{Root: root}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -293,15 +305,15 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				return fs.SkipDir
 			}
 			if slices.Contains(skip, d.Name()) || goModCacheDir(d.Name()) {
-				if d.Name() == "node_modules" && kinds&Languages != 0 {
-					if j, ok := hiddenLockfile(fsys, p, exs); ok && (maxSize <= 0 || j.info.Size() <= maxSize) {
+				if kinds&Languages != 0 {
+					if j, ok := hiddenLockfile(fsys, p, d.Name(), exs); ok && (maxSize <= 0 || j.info.Size() <= maxSize) {
 						res.Walked++
 						queue.put(j)
 					}
 				}
 				return fs.SkipDir
 			}
-			if absRoot == "/" && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
+			if absRoot == "/" && opts.FS == nil && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
 				return fs.SkipDir // kernel file systems, also where devices cannot be told apart
 			}
 			if kinds&Languages == 0 && !osDatabaseDir(p) {
@@ -623,33 +635,58 @@ func (a *fileAPI) Stat() (fs.FileInfo, error) {
 	return a.info, a.err
 }
 
-// hiddenLockfile is the job for the lockfile npm or pnpm keeps inside an
-// installed node_modules (node_modules/.package-lock.json,
-// node_modules/.pnpm/lock.yaml) when the project beside it has no
+// statFS gives any fs.FS the directory listing and stat that the
+// extractors' file system interface has.
+type statFS struct{ fs.FS }
+
+func (f statFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.FS, name) }
+func (f statFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(f.FS, name) }
+
+// hiddenLockfile is the job for the record a package manager keeps
+// inside the directory it installs into, when the project beside it has no
 // lockfile of its own: a deployed application often ships its installed
-// packages without the lockfile, and that file records exactly what is
-// installed. ok is false when the project has a lockfile (it is read
-// instead) or node_modules has neither file.
-func hiddenLockfile(fsys fs.FS, nodeModules string, exs []filesystem.Extractor) (job, bool) {
-	if anyFile(fsys, path.Dir(nodeModules), "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb") {
+// packages without the lockfile, and that record says exactly what is
+// installed. name is dir's base name; ok is false when dir is not such a
+// directory, the project has a lockfile (it is read instead) or dir holds
+// no record.
+func hiddenLockfile(fsys fs.FS, dir, name string, exs []filesystem.Extractor) (job, bool) {
+	h, ok := hiddenRecords[name]
+	if !ok || anyFile(fsys, path.Dir(dir), h.lockfiles...) {
 		return job{}, false
 	}
-	for _, h := range []struct{ file, extractor string }{
-		{".package-lock.json", packagelockjson.Name},
-		{".pnpm/lock.yaml", pnpmlock.Name},
-	} {
-		p := path.Join(nodeModules, h.file)
+	for _, r := range h.records {
+		p := path.Join(dir, r.file)
 		fi, err := fs.Stat(fsys, p)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue
 		}
 		for _, ex := range exs {
-			if ex.Name() == h.extractor {
+			if ex.Name() == r.extractor {
 				return job{path: p, info: fi, exs: []filesystem.Extractor{ex}}, true
 			}
 		}
 	}
 	return job{}, false
+}
+
+// hiddenRecords are, by the name of the directory packages are installed
+// into, the project's lockfiles that take precedence and the records
+// inside the directory, in order of preference.
+var hiddenRecords = map[string]struct {
+	lockfiles []string
+	records   []struct{ file, extractor string }
+}{
+	// npm (node_modules/.package-lock.json) and pnpm
+	// (node_modules/.pnpm/lock.yaml).
+	"node_modules": {
+		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"},
+		records:   []struct{ file, extractor string }{{".package-lock.json", packagelockjson.Name}, {".pnpm/lock.yaml", pnpmlock.Name}},
+	},
+	// Composer (vendor/composer/installed.json, composerinstalled.go).
+	"vendor": {
+		lockfiles: []string{"composer.lock"},
+		records:   []struct{ file, extractor string }{{"composer/installed.json", composerInstalled.name}},
+	},
 }
 
 // anyFile reports whether dir holds a file of one of the names: a

@@ -43,6 +43,8 @@ import (
 //	bun.lock                 graph (nearest nested key), roots (workspaces)
 //	Cargo.lock               graph ("name" or "name version"), locals (no source), git
 //	composer.lock            graph (names), licenses
+//	vendor/composer/         graph (names), licenses
+//	  installed.json
 //	poetry.lock              graph (PEP 503 names), locals (directory/file sources), git
 //	uv.lock                  graph, locals (virtual/editable/directory), git
 //	Gemfile.lock             graph, roots (DEPENDENCIES), locals (PATH), git (GIT)
@@ -68,6 +70,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"bun.lock":            bunGraph,
 	"Cargo.lock":          cargoGraph,
 	"composer.lock":       composerGraph,
+	"installed.json":      composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfile)
 	"poetry.lock":         poetryGraph,
 	"uv.lock":             uvGraph,
 	"Gemfile.lock":        gemGraph,
@@ -85,7 +88,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 var graphFormats = []string{
 	".package-lock.json", "Cargo.lock", "Gemfile.lock", "bun.lock", "composer.lock", "gems.locked", "mix.lock",
 	"npm-shrinkwrap.json", "package-lock.json", "packages.lock.json", "pnpm-lock.yaml",
-	"poetry.lock", "uv.lock", "yarn.lock", "project.assets.json", ".deps.json",
+	"poetry.lock", "uv.lock", "yarn.lock", "project.assets.json", ".deps.json", "installed.json",
 }
 
 // lockFormat is the key of a lockfile's base name in lockReaders and
@@ -215,7 +218,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		norm = pep503
 	case "packages.lock.json", "project.assets.json", ".deps.json":
 		norm = strings.ToLower // NuGet ids are case-insensitive
-	case "composer.lock":
+	case "composer.lock", "installed.json":
 		norm = strings.ToLower
 	}
 	lk := newLockIndex(comps, norm)

@@ -78,33 +78,14 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 // Composer
 
 func composerGraph(data []byte, lk *lockIndex) error {
-	type pkg struct {
-		Name    string            `json:"name"`
-		Version string            `json:"version"`
-		License json.RawMessage   `json:"license"`
-		Require map[string]string `json:"require"`
-	}
 	var lock struct {
-		Packages    []pkg `json:"packages"`
-		PackagesDev []pkg `json:"packages-dev"`
+		Packages    []composerPackage `json:"packages"`
+		PackagesDev []composerPackage `json:"packages-dev"`
 	}
 	if err := json.Unmarshal(data, &lock); err != nil {
 		return err
 	}
-	for _, p := range append(lock.Packages, lock.PackagesDev...) {
-		from, ok := lk.find(p.Name, "")
-		if !ok {
-			continue
-		}
-		for _, l := range composerLicenses(p.License) {
-			lk.license(from, l)
-		}
-		for d := range p.Require {
-			if to, ok := lk.find(d, ""); ok {
-				lk.edge(from, to)
-			}
-		}
-	}
+	composerPackagesGraph(append(lock.Packages, lock.PackagesDev...), lk)
 	return nil
 }
 

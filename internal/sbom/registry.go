@@ -87,6 +87,7 @@ var registry = []struct {
 	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
 	{gemfilelock.Name, Languages, gemfilelock.New},                                        // Gemfile.lock, gems.locked
 	{composerlock.Name, Languages, composerlock.New},                                      // composer.lock
+	{composerInstalled.name, Languages, composerInstalled.factory()},                      // vendor/composer/installed.json without composer.lock: Sentinel's reader (composerinstalled.go)
 	{packageslockjson.Name, Languages, packageslockjson.New},                              // NuGet packages.lock.json
 	{pubspec.Name, Languages, wrap[pubspecLock](pubspec.New)},                             // pubspec.lock
 	{mixlock.Name, Languages, mixlock.New},                                                // mix.lock (Elixir flavour; erlang/mixlock reads the same file)

@@ -221,3 +221,27 @@ func FuzzDotnetBuild(f *testing.F) {
 		}
 	})
 }
+
+// FuzzComposerInstalled: any bytes read as an installed.json give packages
+// with names and versions, or an error; never a panic.
+func FuzzComposerInstalled(f *testing.F) {
+	f.Add([]byte(`[{"name":"a/b","version":"v1.0.0","license":"MIT","require":{"c/d":"^1"}},{"name":"c/d","version":"1.2.0"}]`))
+	f.Add([]byte(`{"packages":[{"name":"a/b","version":"1.0.0","license":["MIT","GPL-2.0"]}],"dev":true,"dev-package-names":[]}`))
+	f.Add([]byte(`{"packages":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pkgs, err := readComposerInstalled(&filesystem.ScanInput{Path: composerInstalledPath}, b)
+		if err != nil {
+			return
+		}
+		var comps []sentinel.Component
+		for _, p := range pkgs {
+			if p.Name == "" || p.Version == "" {
+				t.Fatalf("a package without a name or version: %+v", p)
+			}
+			if c, ok := toComponent(p, composerInstalledPath, composerInstalled.name); ok {
+				comps = append(comps, c)
+			}
+		}
+		annotate(context.Background(), nil, composerInstalledPath, b, nil, comps)
+	})
+}

@@ -49,6 +49,7 @@ func TestRegistry(t *testing.T) {
 		"swift/packageresolved":              {"Package.resolved", "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"},
 		"ruby/gemfilelock":                   {"Gemfile.lock"},
 		"php/composerlock":                   {"composer.lock"},
+		"php/composerinstalled":              {"vendor/composer/installed.json", "app/vendor/composer/installed.json"},
 		"dotnet/packageslockjson":            {"packages.lock.json"},
 		"dart/pubspec":                       {"pubspec.lock"},
 		"elixir/mixlock":                     {"mix.lock"},
@@ -99,7 +100,7 @@ func TestRegistry(t *testing.T) {
 				}
 			}
 		}
-		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json", ".deps.json", "App.runtimeconfig.json"} {
+		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json", ".deps.json", "App.runtimeconfig.json", "installed.json", "composer/installed.json"} {
 			if ex.FileRequired(fakeFile{p}) {
 				t.Errorf("%s claims %s", ex.Name(), p)
 			}
