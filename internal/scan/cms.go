@@ -68,6 +68,7 @@ var probes = []probe{
 func (c *crawl) probe(ctx context.Context) {
 	soft := c.softNotFound(ctx)
 	var wg sync.WaitGroup
+	wg.Go(func() { c.probeExposed(ctx, soft) })
 	for _, pr := range probes {
 		wg.Add(1)
 		go func() {

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -233,5 +234,25 @@ func TestScan_MediaWiki(t *testing.T) {
 	})
 	if vs := versions(res)["jQuery"]; len(vs) != 0 {
 		t.Errorf("jQuery %q claimed on a site that loads it only from JavaScript", vs)
+	}
+	// The package serves vendor/ from its root: Composer's record of the
+	// PHP libraries installed is there for anyone to read, and each is
+	// reported from it.
+	var installed struct {
+		Packages []struct{ Name, Version string } `json:"packages"`
+	}
+	readJSON(t, "/usr/share/mediawiki/vendor/composer/installed.json", &installed)
+	if len(installed.Packages) < 20 {
+		t.Fatalf("installed.json lists %d packages", len(installed.Packages))
+	}
+	for _, p := range installed.Packages {
+		purl := "pkg:composer/" + p.Name + "@" + p.Version
+		if !slices.ContainsFunc(res.Detections, func(d sentinel.Detection) bool {
+			return d.Purl == purl && slices.ContainsFunc(d.Evidence, func(e sentinel.DetectionEvidence) bool {
+				return e.URL == site+"/vendor/composer/installed.json"
+			})
+		}) {
+			t.Errorf("%s: not reported from /vendor/composer/installed.json", purl)
+		}
 	}
 }

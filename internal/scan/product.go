@@ -12,7 +12,8 @@ import (
 // "nginx", "php"), "wp-plugin:<slug>" and "wp-theme:<slug>" for WordPress
 // extensions, "drupal-module:<name>", "joomla-component:<com_x>", and
 // "tech:<Name>" for whatever the fingerprint rules name that nothing here
-// maps.
+// maps, and a purl without version ("pkg:composer/guzzlehttp/guzzle") for
+// any other package an exposed dependency record lists.
 type productKey string
 
 // product describes a key: its display name, categories and how a version
@@ -163,6 +164,8 @@ func describe(k productKey) product {
 		return product{name: "Joomla component " + s[len("joomla-component:"):], categories: []string{"CMS"}}
 	case strings.HasPrefix(s, "tech:"):
 		return product{name: s[5:]}
+	case strings.HasPrefix(s, "pkg:"):
+		return purlProduct(k) // a package a dependency record lists (exposed.go)
 	}
 	if p, ok := apps[k]; ok {
 		return p
