@@ -42,23 +42,29 @@ func pnpmKey(key string) (name, version string) {
 	return key, ""
 }
 
-// pnpmDepVersion is the version part of a pnpm dependency reference:
-// "1.2.3(peer@1.0.0)" -> "1.2.3"; "link:..." -> "".
-func pnpmDepVersion(ref string) string {
+// pnpmDepTarget is the package a dependency named name resolves to: the
+// name and version its reference names, for an alias ("my-lodash:
+// lodash@4.17.21", "npm:other@1.0.0", "/other@1.0.0"), else name at the
+// reference's version ("1.2.3(peer@1.0.0)" -> "1.2.3"). The version is
+// "" for a link: or file: reference.
+func pnpmDepTarget(name, ref string) (string, string) {
 	if strings.HasPrefix(ref, "link:") || strings.HasPrefix(ref, "file:") {
-		return ""
+		return name, ""
 	}
 	if i := strings.IndexByte(ref, '('); i > 0 {
 		ref = ref[:i]
 	}
-	if i := strings.IndexByte(ref, '_'); i > 0 { // v5 peer suffix
+	if i := strings.IndexByte(ref, '_'); i > 0 && ref[0] >= '0' && ref[0] <= '9' { // v5 peer suffix of a version
 		ref = ref[:i]
 	}
-	if strings.Contains(ref, "@") { // an alias: "npm:other@1.0.0" or "/other@1.0.0"
-		_, v := pnpmKey(strings.TrimPrefix(ref, "npm:"))
-		return v
+	if strings.Contains(ref, "@") {
+		n, v := pnpmKey(strings.TrimPrefix(ref, "npm:"))
+		if n == "" {
+			n = name
+		}
+		return n, v
 	}
-	return ref
+	return name, ref
 }
 
 // pnpmLock is a pnpm-lock.yaml as read once, for the packages
@@ -346,7 +352,7 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	for dir, imp := range importers {
 		for _, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
 			for name, ref := range m {
-				v := pnpmDepVersion(string(ref))
+				name, v := pnpmDepTarget(name, string(ref))
 				if v == "" {
 					continue // link: or file: (a workspace package, a directory)
 				}
@@ -363,7 +369,7 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		}
 		for _, m := range ds {
 			for dn, ref := range m {
-				v := pnpmDepVersion(string(ref))
+				dn, v := pnpmDepTarget(dn, string(ref))
 				if v == "" {
 					continue // link: or file:
 				}
@@ -390,6 +396,7 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 func bunGraph(data []byte, lk *lockIndex) error {
 	var lock struct {
 		Workspaces map[string]struct {
+			Name                 string            `json:"name"`
 			Dependencies         map[string]string `json:"dependencies"`
 			DevDependencies      map[string]string `json:"devDependencies"`
 			OptionalDependencies map[string]string `json:"optionalDependencies"`
@@ -469,6 +476,11 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		if !ok {
 			continue
 		}
+		// A workspace member ("@s/a@workspace:packages/a") or a linked
+		// folder is the project's own code, not a dependency.
+		if strings.HasPrefix(n.version, "workspace:") || strings.HasPrefix(n.version, "link:") {
+			lk.local[from] = true
+		}
 		for _, d := range n.deps {
 			if t, found := resolve(key, d); found {
 				if to, found := lk.find(t.name, t.version); found {
@@ -480,10 +492,14 @@ func bunGraph(data []byte, lk *lockIndex) error {
 	for dir, w := range lock.Workspaces {
 		for _, m := range []map[string]string{w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies} {
 			for d := range m {
-				// A workspace's own nested copy ("<workspace name>/dep") is not
-				// looked for: top-level resolution is what bun installs for it
-				// unless it conflicts, which the lockfile then keys by name.
-				if t, found := nodes[d]; found {
+				// A member's dependency is the top-level package, unless the
+				// member needs another version: bun keys that copy under the
+				// member's name ("@s/a/minimist").
+				t, found := nodes[d]
+				if nested, ok := nodes[w.Name+"/"+d]; ok && dir != "" && w.Name != "" {
+					t, found = nested, true
+				}
+				if found {
 					if to, found := lk.find(t.name, t.version); found {
 						lk.root(dir, to)
 					}

@@ -1,0 +1,138 @@
+package sbom_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// TestPackageManagers: the lockfiles npm, pnpm, Yarn and bun write today
+// for one workspace. Each gives the packages it records (read off the file
+// here, in each format's own terms), the workspace member as a project and
+// not a dependency, and the same direct dependencies for the root and the
+// member whichever tool wrote them: an alias is the package it installs,
+// and the member's own minimist is its version, not the root's.
+func TestPackageManagers(t *testing.T) {
+	const dir = "testdata/package-managers"
+	read := func(t *testing.T, p string) []byte {
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	recorded := map[string]func(t *testing.T) []string{
+		"npm": func(t *testing.T) []string {
+			var lock struct {
+				Packages map[string]struct {
+					Name, Version string
+					Link          bool
+				}
+			}
+			if err := json.Unmarshal(read(t, "npm/package-lock.json"), &lock); err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for k, p := range lock.Packages {
+				if i := strings.LastIndex(k, "node_modules/"); i >= 0 && !p.Link {
+					name := k[i+len("node_modules/"):]
+					if p.Name != "" { // an alias records the package it installs
+						name = p.Name
+					}
+					out = append(out, name+"@"+p.Version)
+				}
+			}
+			return out
+		},
+		"pnpm": func(t *testing.T) []string {
+			var lock struct{ Packages map[string]any }
+			if err := yaml.Unmarshal(read(t, "pnpm/pnpm-lock.yaml"), &lock); err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for k := range lock.Packages {
+				out = append(out, k)
+			}
+			return out
+		},
+		"yarn": func(t *testing.T) []string {
+			var lock map[string]struct{ Version, Resolution string }
+			if err := yaml.Unmarshal(read(t, "yarn/yarn.lock"), &lock); err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for k, e := range lock {
+				if k == "__metadata" || strings.Contains(e.Resolution, "@workspace:") {
+					continue
+				}
+				out = append(out, e.Resolution[:strings.Index(e.Resolution[1:], "@")+1]+"@"+e.Version)
+			}
+			return out
+		},
+		"bun": func(t *testing.T) []string {
+			// JSON with trailing commas.
+			b := regexp.MustCompile(`,(\s*[}\]])`).ReplaceAll(read(t, "bun/bun.lock"), []byte("$1"))
+			var lock struct{ Packages map[string][]any }
+			if err := json.Unmarshal(b, &lock); err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, p := range lock.Packages {
+				id := p[0].(string)
+				if !strings.Contains(id, "@workspace:") {
+					out = append(out, id)
+				}
+			}
+			return out
+		},
+	}
+	rootDeps := []string{"pkg:npm/%40babel/core@7.20.2", "pkg:npm/express@4.17.1", "pkg:npm/fsevents@2.3.3", "pkg:npm/lodash@4.17.20",
+		"pkg:npm/lodash@4.17.21", "pkg:npm/minimist@1.2.8", "pkg:npm/react-dom@18.2.0", "pkg:npm/react@18.2.0", "pkg:npm/typescript@5.4.5"}
+	memberDeps := []string{"pkg:npm/debug@4.3.1", "pkg:npm/minimist@1.2.6"}
+	for _, tool := range []string{"npm", "pnpm", "yarn", "bun"} {
+		t.Run(tool, func(t *testing.T) {
+			want := set(recorded[tool](t))
+			if len(want) < 90 {
+				t.Fatalf("the lockfile records %d packages", len(want))
+			}
+			res, err := sbom.Extract(context.Background(), filepath.Join(dir, tool), sbom.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Errors)+len(res.Warnings) > 0 {
+				t.Errorf("errors %v, warnings %v", res.Errors, res.Warnings)
+			}
+			var got []string
+			for _, c := range res.Components {
+				got = append(got, c.Name+"@"+c.Version)
+			}
+			if diff := cmp.Diff(want, set(got)); diff != "" {
+				t.Errorf("components (-lockfile +read):\n%s", diff)
+			}
+			deps := map[string][]string{}
+			for _, p := range res.Projects {
+				deps[p.Purl] = p.DependsOn
+			}
+			if diff := cmp.Diff(rootDeps, deps["pkg:npm/pm-sample@1.2.3"]); diff != "" {
+				t.Errorf("the root's direct dependencies (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(memberDeps, deps["pkg:npm/%40sample/a@0.1.0"]); diff != "" {
+				t.Errorf("the member's direct dependencies (-want +got):\n%s", diff)
+			}
+			if len(res.Projects) != 2 || slices.ContainsFunc(res.Components, func(c sentinel.Component) bool { return c.Name == "@sample/a" }) {
+				t.Errorf("projects %+v; the member must be one, and no component", res.Projects)
+			}
+		})
+	}
+}
