@@ -380,6 +380,7 @@ func Resolve(s string) (u packageurl.PackageURL, eco, name string, err error) {
 var fastTypes = map[string]string{
 	"npm": "npm", "pypi": "PyPI", "golang": "Go", "maven": "Maven", "cargo": "crates.io",
 	"gem": "RubyGems", "nuget": "NuGet", "composer": "Packagist", "pub": "Pub", "hex": "Hex",
+	"bitnami": "Bitnami",
 }
 
 // resolveFast reads "pkg:<type>/<namespace segments>/<name>@<version>" made
@@ -390,6 +391,11 @@ func resolveFast(s string) (u packageurl.PackageURL, eco, name string, ok bool) 
 		return u, "", "", false
 	}
 	rest := s[4:]
+	// A scoped npm package's "@" is percent-encoded in its namespace,
+	// as purl writers do ("pkg:npm/%40babel/core@7.20.2").
+	if strings.HasPrefix(rest, "npm/%40") {
+		rest = "npm/@" + rest[len("npm/%40"):]
+	}
 	for i := 0; i < len(rest); i++ {
 		switch c := rest[i]; {
 		case c == '?' || c == '#' || c == '%' || c <= ' ' || c >= 0x7f:
@@ -415,7 +421,7 @@ func resolveFast(s string) (u packageurl.PackageURL, eco, name string, ok bool) 
 	} else if at == 0 {
 		return u, "", "", false // "@scope" alone: the parser's error
 	}
-	if typ == "golang" || typ == "composer" {
+	if typ == "golang" || typ == "composer" || typ == "bitnami" {
 		rest = strings.ToLower(rest) // no allocation when already lowercase
 	}
 	var ns, n string

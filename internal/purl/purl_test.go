@@ -185,7 +185,7 @@ func TestResolveAgreesWithParse(t *testing.T) {
 }
 
 func FuzzResolve(f *testing.F) {
-	for _, s := range []string{"pkg:npm/@angular/core@12.1.0", "pkg:pypi/Django_Rest@1", "pkg:golang/A/B@v1", "pkg:maven/g/a@1"} {
+	for _, s := range []string{"pkg:npm/@angular/core@12.1.0", "pkg:pypi/Django_Rest@1", "pkg:golang/A/B@v1", "pkg:maven/g/a@1", "pkg:npm/%40babel/core@7.20.2", "pkg:npm/%40scope@1", "pkg:bitnami/wordpress@6.1.9"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
