@@ -45,9 +45,10 @@
 //     drupal/<module>. Also the dependency records a site serves by
 //     mistake (exposed.go): /composer.lock, Composer's
 //     /vendor/composer/installed.json, /package-lock.json, /yarn.lock,
-//     /pnpm-lock.yaml, /Gemfile.lock, /Pipfile.lock, /poetry.lock, each
-//     asked for once and read with internal/sbom's readers; every package
-//     one lists is a detection at a file's confidence.
+//     /pnpm-lock.yaml, /Gemfile.lock, /Pipfile.lock, /poetry.lock (and
+//     the same in the homepage's folder, for an application installed in
+//     one), each asked for once and read with internal/sbom's readers;
+//     every package one lists is a detection at a file's confidence.
 //   - hash: the SHA-1 of every fetched script and style sheet, looked up in
 //     the known-file catalog (package catalog): npm's distributables and
 //     the rebuilt copies Debian and CMSs ship.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"path"
 	"regexp"
 	"strings"
 	"sync"
@@ -49,25 +50,33 @@ var exposedFiles = []exposedFile{
 	{"/poetry.lock", regexp.MustCompile(`(?m)^\[\[package\]\]`)},
 }
 
-// probeExposed asks for each exposed file and reads those that answered.
+// probeExposed asks for each exposed file, at the site's root and, for a
+// site whose homepage is in a folder (an application installed at
+// /shop/), in that folder too, and reads those that answered.
 func (c *crawl) probeExposed(ctx context.Context, soft *notFound) {
+	dirs := []string{"/"}
+	if d := appDir(c.home.Path); d != "/" {
+		dirs = append(dirs, d)
+	}
 	var mu sync.Mutex
 	found := fstest.MapFS{}
 	urls := map[string]string{} // file path in found -> the URL that answered
 	var wg sync.WaitGroup
-	for _, ef := range exposedFiles {
-		wg.Go(func() {
-			ref, _ := url.Parse(ef.path)
-			u := c.home.ResolveReference(ref).String()
-			r, err := c.fetchFollow(ctx, u, func(_, to *url.URL) bool { return c.sameOrigin(to) }, c.analyzeHTTP)
-			if err != nil || !exposedAnswer(ef, r, soft) || !c.sameOrigin(r.url) {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			found[ef.path[1:]] = &fstest.MapFile{Data: r.body}
-			urls[ef.path[1:]] = r.url.String()
-		})
+	for _, dir := range dirs {
+		for _, ef := range exposedFiles {
+			wg.Go(func() {
+				p := path.Join(dir, ef.path)
+				u := c.home.ResolveReference(&url.URL{Path: p}).String()
+				r, err := c.fetchFollow(ctx, u, func(_, to *url.URL) bool { return c.sameOrigin(to) }, c.analyzeHTTP)
+				if err != nil || !exposedAnswer(ef, p, r, soft) || !c.sameOrigin(r.url) {
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				found[p[1:]] = &fstest.MapFile{Data: r.body}
+				urls[p[1:]] = r.url.String()
+			})
+		}
 	}
 	wg.Wait()
 	if len(found) == 0 || ctx.Err() != nil {
@@ -77,11 +86,22 @@ func (c *crawl) probeExposed(ctx context.Context, soft *notFound) {
 	c.observe(exposedObservations(ctx, found, urls)...)
 }
 
-// exposedAnswer reports whether r is the file ef names: a whole 200 that
-// is not HTML, not the site's answer for a missing page, and carries the
-// format's marker. A body cut at the response limit is not read: the
-// readers would fail on it, or worse, read part of it.
-func exposedAnswer(ef exposedFile, r *response, soft *notFound) bool {
+// appDir is the folder of a homepage's path: "/shop/" for "/shop/" and
+// "/shop/index.php", "/" for the root.
+func appDir(p string) string {
+	if p == "" || !strings.HasSuffix(p, "/") {
+		p = path.Dir(p)
+	}
+	p = path.Clean("/" + p)
+	return p
+}
+
+// exposedAnswer reports whether r, the answer for p, is the file ef
+// names: a whole 200 that is not HTML, not the site's answer for a
+// missing page, and carries the format's marker. A body cut at the
+// response limit is not read: the readers would fail on it, or worse,
+// read part of it.
+func exposedAnswer(ef exposedFile, p string, r *response, soft *notFound) bool {
 	if r.status != http.StatusOK || r.cut {
 		return false
 	}
@@ -91,7 +111,7 @@ func exposedAnswer(ef exposedFile, r *response, soft *notFound) bool {
 	if b := bytes.TrimSpace(r.body); len(b) == 0 || b[0] == '<' {
 		return false
 	}
-	if soft != nil && soft.like(r.body, ef.path) {
+	if soft != nil && soft.like(r.body, p) {
 		return false
 	}
 	return ef.marker.Match(r.body)

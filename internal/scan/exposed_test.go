@@ -140,6 +140,43 @@ func TestScan_ExposedRecords(t *testing.T) {
 	}
 }
 
+// TestScan_ExposedRecordsInFolder: an application installed in a folder
+// (the site's root redirects to /shop/) serves its lockfile there.
+func TestScan_ExposedRecordsInFolder(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/":
+			http.Redirect(w, r, "/shop/", http.StatusFound)
+		case "/shop/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><head><title>Shop</title></head><body>Welcome</body></html>`))
+		case "/shop/composer.lock":
+			http.ServeFile(w, r, "testdata/exposed/composer.lock")
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	res := mustScan(t, srv.URL+"/", testConfig())
+	var composer struct {
+		Packages    []struct{ Name, Version string } `json:"packages"`
+		PackagesDev []struct{ Name, Version string } `json:"packages-dev"`
+	}
+	readJSON(t, "testdata/exposed/composer.lock", &composer)
+	for _, p := range append(composer.Packages, composer.PackagesDev...) {
+		purl := "pkg:composer/" + p.Name + "@" + p.Version
+		if !slices.ContainsFunc(res.Detections, func(d sentinel.Detection) bool {
+			return d.Purl == purl && slices.ContainsFunc(d.Evidence, func(e sentinel.DetectionEvidence) bool {
+				return e.URL == srv.URL+"/shop/composer.lock" && strings.HasPrefix(e.Detail, "/shop/composer.lock lists ")
+			})
+		}) {
+			t.Errorf("%s: not reported from /shop/composer.lock", purl)
+		}
+	}
+}
+
 // TestScan_ExposedRecordsRefused: answers that are not the file are never
 // read as one: a site that answers every path with its page (a soft 404),
 // an API that answers every path with JSON, a file cut at the response
