@@ -485,7 +485,16 @@ func (e *yarnEntry) packageName(berry bool) string {
 	if len(e.descriptors) == 0 {
 		return ""
 	}
-	return yarnPackageName(strings.Trim(e.descriptors[0], `"`), berry)
+	desc := strings.Trim(e.descriptors[0], `"`)
+	// A dependency on a registry's tarball address is the package the
+	// address serves ("ms-tarball@https://registry.npmjs.org/ms/-/ms-2.1.3.tgz"
+	// installs ms).
+	if rng := strings.TrimPrefix(desc[len(yarnName(desc)):], "@"); strings.HasPrefix(rng, "https://") || strings.HasPrefix(rng, "http://") {
+		if name, _, ok := npmTarballID(rng); ok {
+			return name
+		}
+	}
+	return yarnPackageName(desc, berry)
 }
 
 // yarnPackageName is the package a descriptor names. In yarn v1, "npm:"

@@ -136,3 +136,41 @@ func TestPackageManagers(t *testing.T) {
 		})
 	}
 }
+
+// TestPackageManagersTarball: a dependency on a registry tarball's address
+// is the package the address serves (ms 2.1.3), not a package named after
+// the dependency ("ms-tarball"), and a direct dependency of the root, as
+// is a scoped alias's package, in the lockfiles of npm, pnpm, Yarn 4 and
+// Yarn 1.
+func TestPackageManagersTarball(t *testing.T) {
+	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1"} {
+		t.Run(tool, func(t *testing.T) {
+			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/package-managers/tarball", tool), sbom.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var purls []string
+			for _, c := range res.Components {
+				purls = append(purls, c.Purl)
+				if c.Name == "ms-tarball" || c.Name == "types-alias" || c.Name == "pm-round2-dep" {
+					t.Errorf("a component named after its dependency: %s", c.Purl)
+				}
+			}
+			for _, p := range []string{"pkg:npm/ms@2.1.3", "pkg:npm/ms@2.0.0", "pkg:npm/%40types/node@20.11.30", "pkg:npm/follow-redirects@1.15.4"} {
+				if !slices.Contains(purls, p) {
+					t.Errorf("no %s among %v", p, purls)
+				}
+			}
+			var root []string
+			for _, p := range res.Projects {
+				if p.Name == "pm-round2" {
+					root = p.DependsOn
+				}
+			}
+			want := []string{"pkg:npm/%40types/node@20.11.30", "pkg:npm/axios@1.6.0", "pkg:npm/ms@2.1.3", "pkg:npm/semver@7.5.0"}
+			if diff := cmp.Diff(want, root); diff != "" {
+				t.Errorf("the root's direct dependencies (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
