@@ -117,6 +117,9 @@ type lockIndex struct {
 	// sibling reads a file beside the lockfile (nil when there is none):
 	// yarn v1 records no root, its package.json does.
 	sibling func(name string) []byte
+	// glob lists the paths under the lockfile's directory that match a
+	// pattern relative to it (path.Match syntax), relative to it too.
+	glob func(pattern string) []string
 	// pre is the document as Sentinel's own extractor parsed it (onePass),
 	// so that the reader does not parse it again; nil otherwise.
 	pre any
@@ -232,6 +235,26 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 			return nil
 		}
 		return b
+	}
+	lk.glob = func(pattern string) []string {
+		if fsys == nil {
+			return nil
+		}
+		dir := path.Dir(p)
+		matches, err := fs.Glob(fsys, path.Join(dir, pattern))
+		if err != nil {
+			return nil
+		}
+		out := make([]string, 0, len(matches))
+		for _, m := range matches {
+			if rel, ok := strings.CutPrefix(m, dir+"/"); ok || dir == "." {
+				if !ok {
+					rel = m
+				}
+				out = append(out, rel)
+			}
+		}
+		return out
 	}
 	if err := read(data, lk); err != nil {
 		return lockAnnotation{}

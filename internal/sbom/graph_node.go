@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -331,19 +332,37 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 	}
 	if !berry {
 		// v1 lists no root: the package.json beside it declares the
-		// direct dependencies, each a descriptor of one entry.
-		var m struct {
+		// direct dependencies, each a descriptor of one entry, and so
+		// does each workspace member's, in the folders its "workspaces"
+		// globs name.
+		type manifest struct {
 			Dependencies         map[string]string `json:"dependencies"`
 			DevDependencies      map[string]string `json:"devDependencies"`
 			OptionalDependencies map[string]string `json:"optionalDependencies"`
+			Workspaces           json.RawMessage   `json:"workspaces"`
 		}
-		if b := lk.sibling("package.json"); b != nil && json.Unmarshal(trimBOM(b), &m) == nil {
+		roots := func(dir string) *manifest {
+			var m manifest
+			b := lk.sibling(path.Join(dir, "package.json"))
+			if b == nil || json.Unmarshal(trimBOM(b), &m) != nil {
+				return nil
+			}
 			for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
 				for n, r := range deps {
 					if ti, ok := target(n, r); ok {
 						if to, ok := lk.find(entries[ti].packageName(false), entries[ti].version); ok {
-							lk.root("", to)
+							lk.root(dir, to)
 						}
+					}
+				}
+			}
+			return &m
+		}
+		if m := roots(""); m != nil && lk.glob != nil {
+			for _, pattern := range yarnWorkspaces(m.Workspaces) {
+				for _, dir := range lk.glob(pattern) {
+					if dir != "" && dir != "." {
+						roots(dir)
 					}
 				}
 			}
@@ -531,4 +550,20 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 		return nil, err
 	}
 	return out, partial(bad)
+}
+
+// yarnWorkspaces are the folder patterns of package.json's "workspaces":
+// a list, or {"packages": [...]} (Yarn 1's form with nohoist).
+func yarnWorkspaces(raw json.RawMessage) []string {
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list
+	}
+	var obj struct {
+		Packages []string `json:"packages"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		return obj.Packages
+	}
+	return nil
 }

@@ -141,7 +141,7 @@ func TestPackageManagers(t *testing.T) {
 // is the package the address serves (ms 2.1.3), not a package named after
 // the dependency ("ms-tarball"), and a direct dependency of the root, as
 // is a scoped alias's package, in the lockfiles of npm, pnpm, Yarn 4 and
-// Yarn 1.
+// Yarn 1; the workspace member has its own direct dependencies.
 func TestPackageManagersTarball(t *testing.T) {
 	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1"} {
 		t.Run(tool, func(t *testing.T) {
@@ -161,15 +161,18 @@ func TestPackageManagersTarball(t *testing.T) {
 					t.Errorf("no %s among %v", p, purls)
 				}
 			}
-			var root []string
+			deps := map[string][]string{}
 			for _, p := range res.Projects {
-				if p.Name == "pm-round2" {
-					root = p.DependsOn
-				}
+				deps[p.Name] = p.DependsOn
 			}
 			want := []string{"pkg:npm/%40types/node@20.11.30", "pkg:npm/axios@1.6.0", "pkg:npm/ms@2.1.3", "pkg:npm/semver@7.5.0"}
-			if diff := cmp.Diff(want, root); diff != "" {
+			if diff := cmp.Diff(want, deps["pm-round2"]); diff != "" {
 				t.Errorf("the root's direct dependencies (-want +got):\n%s", diff)
+			}
+			// The member's, with its own semver and its alias's ms (Yarn 1
+			// records no roots: each member's package.json says them).
+			if diff := cmp.Diff([]string{"pkg:npm/ms@2.0.0", "pkg:npm/semver@6.3.0"}, deps["b-pkg"]); diff != "" {
+				t.Errorf("the member's direct dependencies (-want +got):\n%s", diff)
 			}
 		})
 	}
