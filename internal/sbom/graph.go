@@ -37,7 +37,8 @@ import (
 //
 //	package-lock.json v1-v3  graph (Node's resolution: nearest node_modules upwards),
 //	npm-shrinkwrap.json      roots (v2/v3 "" and workspace entries), locals, git, licenses
-//	yarn.lock v1             graph (by descriptor "name@range"), git
+//	yarn.lock v1             graph (by descriptor "name@range"), roots (the root's and
+//	                         each workspace member's package.json), git
 //	yarn.lock berry          graph, roots and locals (workspace entries), git
 //	pnpm-lock.yaml v6-v9     graph, roots (importers), git
 //	bun.lock                 graph (nearest nested key), roots (workspaces)
