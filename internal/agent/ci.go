@@ -104,7 +104,7 @@ Exit codes (the gate fails closed: an error is never 72):
       after 5 attempts): transient; retry, or use --offline-db
 
 Inputs and policy:
-  --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, tag-value) SBOM instead of DIR
+  --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, tag-value; 3 JSON-LD) SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
   --kinds K         all, languages or os (dpkg, apk, RPM databases under DIR)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
@@ -158,7 +158,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	})
 	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: the manifest's project name, else DIR's base name)")
 	fs.StringVar(&o.failOn, "fail-on", "", "the lowest severity that fails the gate (exit 71): critical, high, medium or low (default: any match); a known-exploited match exits 70 whatever this says")
-	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (JSON 1.2 to 1.7, or XML) or SPDX (2.2/2.3 JSON, or tag-value) SBOM (Syft, cdxgen, npm sbom, the Maven plugin...) instead of walking DIR")
+	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (JSON 1.2 to 1.7, or XML) or SPDX (2.2/2.3 JSON or tag-value, 3 JSON-LD) SBOM (Syft, cdxgen, npm sbom, the Maven plugin...) instead of walking DIR")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ciUsage)
 		fs.PrintDefaults()

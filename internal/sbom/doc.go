@@ -51,7 +51,7 @@
 //
 // Writing (NewBOM, Encode) produces a deterministic CycloneDX 1.5 JSON
 // document. Reading: ReadSBOM turns a CycloneDX (1.2-1.7 JSON, or XML) or
-// SPDX (2.2/2.3 JSON, or tag-value) SBOM into the same Result as extraction (read.go); Decode reads a
+// SPDX (2.2/2.3 JSON or tag-value, 3 JSON-LD: spdx3.go) SBOM into the same Result as extraction (read.go); Decode reads a
 // submitted CycloneDX document into the few fields the service keeps, and
 // Validate checks it against the official JSON schema of its declared
 // specVersion (validate.go). Enrich adds advisory matches as CycloneDX

@@ -45,6 +45,12 @@ func ReadSBOM(data []byte) (*Result, error) {
 	switch {
 	case isSPDXJSON(trimmed):
 		return readSPDX(trimmed)
+	case isSPDX3(trimmed):
+		doc, err := spdx3Doc(trimmed)
+		if err != nil {
+			return nil, err
+		}
+		return readSPDXDoc(doc), nil
 	case isSPDXTagValue(trimmed):
 		j, err := spdxFromTagValue(trimmed)
 		if err != nil {
@@ -57,9 +63,6 @@ func ReadSBOM(data []byte) (*Result, error) {
 			return nil, err
 		}
 		data = j
-	}
-	if err := unreadForm(trimmed); err != nil {
-		return nil, err
 	}
 	doc, err := Decode(data)
 	if err != nil {
@@ -85,16 +88,6 @@ func ReadSBOMFile(path string) (*Result, error) {
 		res.Warnings[i].Path = path
 	}
 	return res, nil
-}
-
-// unreadForm names the SBOM forms ReadSBOM does not read, with what to
-// give instead; nil for anything else (Decode then says what is wrong).
-func unreadForm(b []byte) error {
-	head := b[:min(len(b), 4096)]
-	if len(b) > 0 && b[0] == '{' && bytes.Contains(head, []byte(`"@context"`)) && bytes.Contains(head, []byte("spdx.org/rdf/3")) {
-		return reject("the SBOM is SPDX 3 (JSON-LD), which is not read yet: give SPDX 2.2/2.3 (JSON or tag-value) or CycloneDX (JSON or XML)")
-	}
-	return nil
 }
 
 // isSPDXTagValue reports whether b is an SPDX tag-value document: an
@@ -252,27 +245,33 @@ func unnamedProject(name, version string, licenses, dependsOn []string) sentinel
 // SPDX
 
 type spdxDoc struct {
-	SPDXVersion       string   `json:"spdxVersion"`
-	SPDXID            string   `json:"SPDXID"`
-	DocumentDescribes []string `json:"documentDescribes"`
-	Packages          []struct {
-		SPDXID           string `json:"SPDXID"`
-		Name             string `json:"name"`
-		VersionInfo      string `json:"versionInfo"`
-		LicenseConcluded string `json:"licenseConcluded"`
-		LicenseDeclared  string `json:"licenseDeclared"`
-		PrimaryPurpose   string `json:"primaryPackagePurpose"`
-		ExternalRefs     []struct {
-			Category string `json:"referenceCategory"`
-			Type     string `json:"referenceType"`
-			Locator  string `json:"referenceLocator"`
-		} `json:"externalRefs"`
-	} `json:"packages"`
-	Relationships []struct {
-		Element string `json:"spdxElementId"`
-		Type    string `json:"relationshipType"`
-		Related string `json:"relatedSpdxElement"`
-	} `json:"relationships"`
+	SPDXVersion       string             `json:"spdxVersion"`
+	SPDXID            string             `json:"SPDXID"`
+	DocumentDescribes []string           `json:"documentDescribes"`
+	Packages          []spdxPackage      `json:"packages"`
+	Relationships     []spdxRelationship `json:"relationships"`
+}
+
+type spdxPackage struct {
+	SPDXID           string            `json:"SPDXID"`
+	Name             string            `json:"name"`
+	VersionInfo      string            `json:"versionInfo"`
+	LicenseConcluded string            `json:"licenseConcluded"`
+	LicenseDeclared  string            `json:"licenseDeclared"`
+	PrimaryPurpose   string            `json:"primaryPackagePurpose"`
+	ExternalRefs     []spdxExternalRef `json:"externalRefs"`
+}
+
+type spdxExternalRef struct {
+	Category string `json:"referenceCategory"`
+	Type     string `json:"referenceType"`
+	Locator  string `json:"referenceLocator"`
+}
+
+type spdxRelationship struct {
+	Element string `json:"spdxElementId"`
+	Type    string `json:"relationshipType"`
+	Related string `json:"relatedSpdxElement"`
 }
 
 func readSPDX(data []byte) (*Result, error) {
@@ -280,10 +279,16 @@ func readSPDX(data []byte) (*Result, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, jsonError(err, "")
 	}
-	v := strings.TrimPrefix(doc.SPDXVersion, "SPDX-")
-	if v != "2.2" && v != "2.3" {
+	if v := strings.TrimPrefix(doc.SPDXVersion, "SPDX-"); v != "2.2" && v != "2.3" {
 		return nil, reject("unsupported SPDX version %q; SPDX 2.2 and 2.3 JSON are read", truncate(doc.SPDXVersion))
 	}
+	return readSPDXDoc(&doc), nil
+}
+
+// readSPDXDoc reads the packages of an SPDX 2 document, or of an SPDX 3
+// one as spdx3Doc gives it.
+func readSPDXDoc(doc *spdxDoc) *Result {
+	v := strings.TrimPrefix(doc.SPDXVersion, "SPDX-")
 	type pkg struct {
 		comp sentinel.Component
 		ok   bool
@@ -391,5 +396,5 @@ func readSPDX(data []byte) (*Result, error) {
 		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "spdx-" + v,
 			Reason: fmt.Sprintf("%d packages without a purl are left out: they cannot be matched against advisories", noPurl)})
 	}
-	return res, nil
+	return res
 }

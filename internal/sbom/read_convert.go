@@ -31,7 +31,7 @@ func cycloneDXFromXML(data []byte) (out []byte, err error) {
 	}
 	if root.Local != "bom" || !strings.HasPrefix(root.Space, "http://cyclonedx.org/schema/bom/") {
 		if root.Space == "http://www.w3.org/1999/02/22-rdf-syntax-ns#" {
-			return nil, reject("the SBOM is SPDX RDF/XML, which is not read: give it as SPDX 2.2/2.3 JSON or tag-value")
+			return nil, reject("the SBOM is SPDX RDF/XML, which is not read: give it as SPDX 2.2/2.3 JSON or tag-value, or SPDX 3 JSON-LD")
 		}
 		return nil, reject("the XML document is not a CycloneDX BOM (its root element is <%s> in namespace %q): give a CycloneDX or SPDX document",
 			truncate(root.Local), truncate(root.Space))
