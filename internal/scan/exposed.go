@@ -126,6 +126,9 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 	}
 	var out []observation
 	for _, comp := range res.Components {
+		if len(out) >= maxRecordPackages {
+			break
+		}
 		key := purlKey(comp.Purl)
 		if key == "" || comp.Version == "" {
 			continue
@@ -144,6 +147,11 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 	}
 	return out
 }
+
+// maxRecordPackages bounds what the records of one scan add: a real
+// application's lockfiles list a few thousand packages at most, and a
+// site's answers must not fill the inventory with whatever they list.
+const maxRecordPackages = 5000
 
 // purlKey is the product key of a package a record lists: the key the
 // scan's other signals use for it where there is one (an npm library,

@@ -2,6 +2,7 @@ package scan_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -242,5 +243,42 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestScan_ExposedRecordsBounded: a record listing more packages than any
+// application has adds at most maxRecordPackages detections.
+func TestScan_ExposedRecordsBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"content-hash":"x","packages":[`)
+	for i := range 6000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":"v/p%d","version":"1.0.%d"}`, i, i)
+	}
+	b.WriteString(`],"packages-dev":[]}`)
+	lock := b.String()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/composer.lock":
+			w.Write([]byte(lock))
+		case "/":
+			w.Header().Set("Content-Type", "text/html")
+			w.Write([]byte(`<html><body>app</body></html>`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	res := mustScan(t, srv.URL+"/", testConfig())
+	n := 0
+	for _, d := range res.Detections {
+		if strings.HasPrefix(d.Purl, "pkg:composer/v/") {
+			n++
+		}
+	}
+	if n != 5000 {
+		t.Errorf("%d detections from a record of 6000 packages, want 5000", n)
 	}
 }
