@@ -427,6 +427,9 @@ func bunGraph(data []byte, lk *lockIndex) error {
 			continue
 		}
 		n := node{name: id[:at], version: id[at+1:]}
+		if name, version, ok := bunTarball(id); ok { // the version its address names (bunLock)
+			n = node{name: name, version: version}
+		}
 		if len(v) > 2 {
 			var meta struct {
 				Dependencies         map[string]string `json:"dependencies"`

@@ -140,10 +140,10 @@ func TestPackageManagers(t *testing.T) {
 // TestPackageManagersTarball: a dependency on a registry tarball's address
 // is the package the address serves (ms 2.1.3), not a package named after
 // the dependency ("ms-tarball"), and a direct dependency of the root, as
-// is a scoped alias's package, in the lockfiles of npm, pnpm, Yarn 4 and
-// Yarn 1; the workspace member has its own direct dependencies.
+// is a scoped alias's package, in the lockfiles of npm, pnpm, Yarn 4,
+// Yarn 1 and bun; the workspace member has its own direct dependencies.
 func TestPackageManagersTarball(t *testing.T) {
-	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1"} {
+	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1", "bun"} {
 		t.Run(tool, func(t *testing.T) {
 			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/package-managers/tarball", tool), sbom.Options{})
 			if err != nil {

@@ -74,7 +74,7 @@ var registry = []struct {
 	{packagelockjson.Name, Languages, newNpmLock},                                         // npm package-lock.json v1-v3, npm-shrinkwrap.json: Sentinel's reader (onepass.go)
 	{yarnlock.Name, Languages, newYarnLock},                                               // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, wrap[pnpmLockExtractor](pnpmlock.New)},                     // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
-	{bunlock.Name, Languages, bunlock.New},                                                // bun.lock (text format)
+	{bunlock.Name, Languages, wrap[bunLock](bunlock.New)},                                 // bun.lock (text format), with tarball addresses' versions (bunlock.go)
 	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
 	{requirements.Name, Languages, wrap[requirementsTxt](requirements.New)},               // requirements*.txt, with requirements from git repositories
