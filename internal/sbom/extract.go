@@ -306,9 +306,11 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			}
 			if slices.Contains(skip, d.Name()) || goModCacheDir(d.Name()) {
 				if kinds&Languages != 0 {
-					if j, ok := hiddenLockfile(fsys, p, d.Name(), exs); ok && (maxSize <= 0 || j.info.Size() <= maxSize) {
-						res.Walked++
-						queue.put(j)
+					for _, j := range hiddenLockfiles(fsys, p, d.Name(), exs) {
+						if maxSize <= 0 || j.info.Size() <= maxSize {
+							res.Walked++
+							queue.put(j)
+						}
 					}
 				}
 				return fs.SkipDir
@@ -642,51 +644,67 @@ type statFS struct{ fs.FS }
 func (f statFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(f.FS, name) }
 func (f statFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(f.FS, name) }
 
-// hiddenLockfile is the job for the record a package manager keeps
-// inside the directory it installs into, when the project beside it has no
-// lockfile of its own: a deployed application often ships its installed
-// packages without the lockfile, and that record says exactly what is
-// installed. name is dir's base name; ok is false when dir is not such a
-// directory, the project has a lockfile (it is read instead) or dir holds
-// no record.
-func hiddenLockfile(fsys fs.FS, dir, name string, exs []filesystem.Extractor) (job, bool) {
+// hiddenLockfiles are the jobs for the records a package manager keeps
+// inside the directory it installs into, when the project beside it has
+// no lockfile of its own: a deployed application often ships its
+// installed packages without the lockfile, and those records say exactly
+// what is installed. name is dir's base name; there are none when dir is
+// not such a directory, the project has a lockfile (it is read instead)
+// or dir holds no record.
+func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) []job {
 	h, ok := hiddenRecords[name]
 	if !ok || anyFile(fsys, path.Dir(dir), h.lockfiles...) {
-		return job{}, false
+		return nil
 	}
+	var jobs []job
 	for _, r := range h.records {
-		p := path.Join(dir, r.file)
-		fi, err := fs.Stat(fsys, p)
-		if err != nil || !fi.Mode().IsRegular() {
+		i := slices.IndexFunc(exs, func(e filesystem.Extractor) bool { return e.Name() == r.extractor })
+		if i < 0 {
 			continue
 		}
-		for _, ex := range exs {
-			if ex.Name() == r.extractor {
-				return job{path: p, info: fi, exs: []filesystem.Extractor{ex}}, true
+		matches, _ := fs.Glob(fsys, path.Join(dir, r.pattern))
+		for _, p := range matches {
+			fi, err := fs.Stat(fsys, p)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
 			}
+			jobs = append(jobs, job{path: p, info: fi, exs: []filesystem.Extractor{exs[i]}})
+		}
+		if len(jobs) > 0 && !h.all {
+			break
 		}
 	}
-	return job{}, false
+	return jobs
 }
 
+// hiddenRecord is where a package manager's record of what it installed
+// is inside the directory it installs into (an fs.Glob pattern), and its
+// extractor.
+type hiddenRecord struct{ pattern, extractor string }
+
 // hiddenRecords are, by the name of the directory packages are installed
-// into, the project's lockfiles that take precedence and the records
-// inside the directory, in order of preference.
+// into, the project's lockfiles that take precedence and the records: the
+// first that exists, or with all, every one.
 var hiddenRecords = map[string]struct {
 	lockfiles []string
-	records   []struct{ file, extractor string }
+	records   []hiddenRecord
+	all       bool
 }{
 	// npm (node_modules/.package-lock.json) and pnpm
 	// (node_modules/.pnpm/lock.yaml).
 	"node_modules": {
 		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"},
-		records:   []struct{ file, extractor string }{{".package-lock.json", packagelockjson.Name}, {".pnpm/lock.yaml", pnpmlock.Name}},
+		records:   []hiddenRecord{{".package-lock.json", packagelockjson.Name}, {".pnpm/lock.yaml", pnpmlock.Name}},
 	},
 	// Composer (vendor/composer/installed.json, composerinstalled.go).
 	"vendor": {
 		lockfiles: []string{"composer.lock"},
-		records:   []struct{ file, extractor string }{{"composer/installed.json", composerInstalled.name}},
+		records:   []hiddenRecord{{"composer/installed.json", composerInstalled.name}},
 	},
+	// A Python virtual environment's installed distributions, one
+	// METADATA each (pyinstalled.go).
+	".venv": venvRecords,
+	"venv":  venvRecords,
 }
 
 // anyFile reports whether dir holds a file of one of the names: a

@@ -205,3 +205,91 @@ func TestExtractFS(t *testing.T) {
 		t.Errorf("files (-disk +FS):\n%s", diff)
 	}
 }
+
+// TestPythonVirtualEnvironment: a project's virtual environment is read
+// for the distributions pip installed in it (one METADATA each, its Name
+// and Version read off the file here) where the project has no Python
+// lockfile; with one, the lockfile is read instead.
+func TestPythonVirtualEnvironment(t *testing.T) {
+	const dir = "testdata/lock-variants/python-venv"
+	metas, err := filepath.Glob(filepath.Join(dir, ".venv/lib/python3.11/site-packages/*.dist-info/METADATA"))
+	if err != nil || len(metas) < 8 {
+		t.Fatalf("%d records: %v", len(metas), err)
+	}
+	want := []string{"pkg:pypi/flask@2.0"} // requirements.txt's, at its lowest version
+	for _, m := range metas {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var name, version string
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "Name: "); ok && name == "" {
+				name = strings.ToLower(strings.ReplaceAll(strings.TrimSpace(v), "_", "-"))
+			}
+			if v, ok := strings.CutPrefix(line, "Version: "); ok && version == "" {
+				version = strings.TrimSpace(v)
+			}
+		}
+		want = append(want, "pkg:pypi/"+name+"@"+version)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Purl)
+	}
+	if diff := cmp.Diff(set(want), set(got)); diff != "" {
+		t.Errorf("components (-records +read):\n%s", diff)
+	}
+
+	tmp := t.TempDir()
+	if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	lock := "[[package]]\nname = \"flask\"\nversion = \"2.3.3\"\n\n[metadata]\nlock-version = \"2.0\"\n"
+	if err := os.WriteFile(filepath.Join(tmp, "poetry.lock"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = sbom.Extract(context.Background(), tmp, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range res.Components {
+		if strings.Contains(c.Locations[0], ".venv/") {
+			t.Errorf("%s read from the environment beside poetry.lock", c.Purl)
+		}
+	}
+}
+
+// TestInstalledDistributions: installed records are read where pip puts
+// them, not the operating system's own Python packages (dpkg or RPM lists
+// those, with the distribution's patches), and not wheels, eggs or a
+// project's own egg-info lying in a tree.
+func TestInstalledDistributions(t *testing.T) {
+	tree := fstest.MapFS{}
+	meta := func(name, version string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte("Metadata-Version: 2.1\nName: " + name + "\nVersion: " + version + "\n")}
+	}
+	tree["usr/local/lib/python3.11/dist-packages/requests-2.31.0.dist-info/METADATA"] = meta("requests", "2.31.0")
+	tree["opt/app/env/lib/python3.11/site-packages/Jinja2-3.1.2.dist-info/METADATA"] = meta("Jinja2", "3.1.2")
+	tree["opt/legacy/lib/python2.7/site-packages/six.egg-info/PKG-INFO"] = meta("six", "1.10.0")
+	tree["usr/lib/python3/dist-packages/urllib3-1.26.12.dist-info/METADATA"] = meta("urllib3", "1.26.12")
+	tree["usr/lib64/python3.9/site-packages/idna-2.10.dist-info/METADATA"] = meta("idna", "2.10")
+	tree["src/myproject.egg-info/PKG-INFO"] = meta("myproject", "0.1.0")
+	tree["dist/myproject-0.1.0.dist-info/METADATA"] = meta("myproject", "0.1.0")
+	res, err := sbom.Extract(context.Background(), "host", sbom.Options{FS: tree})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Purl)
+	}
+	want := []string{"pkg:pypi/jinja2@3.1.2", "pkg:pypi/requests@2.31.0", "pkg:pypi/six@1.10.0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("components (-want +got):\n%s", diff)
+	}
+}

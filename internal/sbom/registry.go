@@ -41,6 +41,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pylock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/uvlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/wheelegg"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/r/renvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
@@ -80,6 +81,7 @@ var registry = []struct {
 	{requirements.Name, Languages, wrap[requirementsTxt](requirements.New)},               // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                          // poetry.lock
 	{pipfilelock.Name, Languages, wrap[pipfileLock](pipfilelock.New)},                     // Pipfile.lock, with its git dependencies
+	{wheelegg.Name, Languages, wrap[pythonInstalled](wheelegg.New)},                       // site-packages/*.dist-info/METADATA, *.egg-info/PKG-INFO: installed distributions (pyinstalled.go)
 	{uvlock.Name, Languages, uvlock.New},                                                  // uv.lock
 	{gomod.Name, Languages, gomod.New},                                                    // go.mod (+ go.sum for go < 1.17)
 	{pomxml.Name, Languages, pomxml.New},                                                  // pom.xml, offline: no parent or BOM import resolution

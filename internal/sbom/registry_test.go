@@ -50,6 +50,7 @@ func TestRegistry(t *testing.T) {
 		"ruby/gemfilelock":                   {"Gemfile.lock"},
 		"php/composerlock":                   {"composer.lock"},
 		"php/composerinstalled":              {"vendor/composer/installed.json", "app/vendor/composer/installed.json"},
+		"python/wheelegg":                    {"usr/local/lib/python3.11/dist-packages/requests-2.31.0.dist-info/METADATA", "venv/lib/python3.11/site-packages/six.egg-info/PKG-INFO"},
 		"dotnet/packageslockjson":            {"packages.lock.json"},
 		"dart/pubspec":                       {"pubspec.lock"},
 		"elixir/mixlock":                     {"mix.lock"},
