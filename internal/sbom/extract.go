@@ -662,7 +662,7 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 		if i < 0 {
 			continue
 		}
-		matches, _ := fs.Glob(fsys, path.Join(dir, r.pattern))
+		matches, _ := fs.Glob(fsys, path.Join(globQuote(dir), r.pattern))
 		for _, p := range matches {
 			fi, err := fs.Stat(fsys, p)
 			if err != nil || !fi.Mode().IsRegular() {
@@ -675,6 +675,22 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 		}
 	}
 	return jobs
+}
+
+// globQuote escapes the characters fs.Glob reads as a pattern's, so that a
+// directory named "app/[slug]" is that directory.
+func globQuote(s string) string {
+	if !strings.ContainsAny(s, `*?[\`) {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[\`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // hiddenRecord is where a package manager's record of what it installed

@@ -242,7 +242,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 			return nil
 		}
 		dir := path.Dir(p)
-		matches, err := fs.Glob(fsys, path.Join(dir, pattern))
+		matches, err := fs.Glob(fsys, path.Join(globQuote(dir), pattern))
 		if err != nil {
 			return nil
 		}

@@ -125,6 +125,20 @@ func TestHiddenLockfiles(t *testing.T) {
 		t.Errorf("components %+v; want the project lockfile's lodash 4.17.21 alone", res.Components)
 	}
 
+	// A project in a folder whose name is a glob pattern's ("[slug]", as
+	// web frameworks name route folders) is read as any other.
+	dir = t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "app", "[slug]"), os.DirFS(filepath.Join(variants, "npm-hidden-lockfile"))); err != nil {
+		t.Fatal(err)
+	}
+	res, err = sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(npmWant(t), set(names(res.Components))); diff != "" {
+		t.Errorf("components under app/[slug] (-file +read):\n%s", diff)
+	}
+
 	// So does composer.lock beside vendor/.
 	dir = t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join(variants, "composer-installed-v2"))); err != nil {
@@ -292,4 +306,13 @@ func TestInstalledDistributions(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components (-want +got):\n%s", diff)
 	}
+}
+
+// names are the components as name@version.
+func names(comps []sentinel.Component) []string {
+	var out []string
+	for _, c := range comps {
+		out = append(out, c.Name+"@"+c.Version)
+	}
+	return out
 }
