@@ -59,6 +59,9 @@ func (c *crawl) probeExposed(ctx context.Context, soft *notFound) {
 		dirs = append(dirs, d)
 	}
 	var mu sync.Mutex
+	// The files found, as the tree sbom.Extract reads (fstest.MapFS is
+	// the standard library's in-memory file system; nothing of testing
+	// runs).
 	found := fstest.MapFS{}
 	urls := map[string]string{} // file path in found -> the URL that answered
 	var wg sync.WaitGroup
