@@ -255,6 +255,15 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		}
 		return fmt.Errorf("cannot scan %s: %w", root, err)
 	}
+	if o.scan.from != "" {
+		// A component the SBOM does not locate was found in the SBOM:
+		// the table's MANIFEST column and the report say so.
+		for i := range res.Components {
+			if len(res.Components[i].Locations) == 0 {
+				res.Components[i].Locations = []string{filepath.Base(o.scan.from)}
+			}
+		}
+	}
 	if o.scan.from != "" && len(res.Components) == 0 {
 		if main := res.MainProject(); main != nil {
 			return fmt.Errorf("%s lists no components besides its subject, %s %s: there is nothing to check, so the gate cannot pass", o.scan.from, main.Name, main.Version)
