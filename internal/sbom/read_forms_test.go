@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,6 +139,22 @@ func TestReadSPDX3(t *testing.T) {
 				t.Errorf("files %+v", got.Files)
 			}
 		})
+	}
+	// JSON-LD's own keywords, a full type IRI, and an optional dependency.
+	ld := `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[
+	 {"@type":"SpdxDocument","@id":"urn:doc","rootElement":["urn:app"]},
+	 {"@type":"https://spdx.org/rdf/3.0.1/terms/Software/Package","@id":"urn:app","name":"app","software_packageVersion":"1.0.0","software_packageUrl":"pkg:npm/app@1.0.0"},
+	 {"@type":"software_Package","@id":"urn:lodash","name":"lodash","software_packageVersion":"4.17.20","software_packageUrl":"pkg:npm/lodash@4.17.20"},
+	 {"@type":"Relationship","@id":"urn:r","relationshipType":"hasOptionalDependency","from":"urn:app","to":"urn:lodash"}]}`
+	res, err := sbom.ReadSBOM([]byte(ld))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Components) != 1 || res.Components[0].Purl != "pkg:npm/lodash@4.17.20" {
+		t.Errorf("components %+v", res.Components)
+	}
+	if p := res.MainProject(); p == nil || p.Purl != "pkg:npm/app@1.0.0" || !slices.Equal(p.DependsOn, []string{"pkg:npm/lodash@4.17.20"}) {
+		t.Errorf("project %+v", p)
 	}
 	// Another major version under an SPDX 3 context is refused.
 	doc := `{"@context":"https://spdx.org/rdf/3.0.1/spdx-context.jsonld","@graph":[{"type":"CreationInfo","specVersion":"4.0"}]}`

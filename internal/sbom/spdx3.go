@@ -20,12 +20,14 @@ import (
 //     software_primaryPurpose;
 //   - SpdxDocument: its rootElement, the elements the document describes;
 //   - Relationship and LifecycleScopedRelationship: describes, dependsOn
-//     (SPDX 2's DEPENDS_ON, whatever the lifecycle scope),
+//     and the other kinds of dependency (optional, provided, static and
+//     dynamic links; SPDX 2's DEPENDS_ON, whatever the lifecycle scope),
 //     hasDeclaredLicense and hasConcludedLicense, whose target is a
 //     simplelicensing_LicenseExpression.
 //
-// Types are read with or without their namespace prefix ("Package",
-// "software_Package"), as the spec's JSON-LD context allows both.
+// Types are read with or without their namespace ("Package",
+// "software_Package", a full IRI), and JSON-LD's own "@type" and "@id"
+// as "type" and "spdxId", which the spec's context maps them to.
 
 // isSPDX3 reports whether b (trimmed) is an SPDX 3 JSON-LD document.
 func isSPDX3(b []byte) bool {
@@ -37,6 +39,8 @@ func isSPDX3(b []byte) bool {
 type spdx3Element struct {
 	Type    string `json:"type"`
 	SPDXID  string `json:"spdxId"`
+	AtType  string `json:"@type"` // the same, in JSON-LD's own keywords
+	AtID    string `json:"@id"`
 	Name    string `json:"name"`
 	Version string `json:"software_packageVersion"`
 	Purl    string `json:"software_packageUrl"`
@@ -54,11 +58,18 @@ type spdx3Element struct {
 	SpecVersion      string          `json:"specVersion"`
 }
 
-// localType is an element type without its namespace ("software_Package"
-// -> "Package").
-func localType(t string) string {
+// localType is an element's type without its namespace
+// ("software_Package", ".../terms/Software/Package" -> "Package").
+func localType(e *spdx3Element) string {
+	t := e.Type
+	if t == "" {
+		t = e.AtType
+	}
+	if i := strings.LastIndexByte(t, '/'); i >= 0 {
+		t = t[i+1:]
+	}
 	if i := strings.LastIndexByte(t, '_'); i >= 0 {
-		return t[i+1:]
+		t = t[i+1:]
 	}
 	return t
 }
@@ -82,8 +93,12 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 		to        []string
 	}
 	var rels []rel
-	for _, e := range ld.Graph {
-		switch localType(e.Type) {
+	for i := range ld.Graph {
+		e := &ld.Graph[i]
+		if e.SPDXID == "" {
+			e.SPDXID = e.AtID
+		}
+		switch localType(e) {
 		case "LicenseExpression":
 			licenses[e.SPDXID] = unwrapExpression(e.Expression)
 		case "SpdxDocument":
@@ -105,8 +120,9 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 		}
 	}
 	index := map[string]int{} // package id -> position in doc.Packages
-	for _, e := range ld.Graph {
-		if localType(e.Type) != "Package" || e.SPDXID == "" {
+	for i := range ld.Graph {
+		e := &ld.Graph[i]
+		if localType(e) != "Package" || e.SPDXID == "" {
 			continue
 		}
 		purl := e.Purl
@@ -131,7 +147,7 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 			if r.from == doc.SPDXID || doc.SPDXID == "" {
 				doc.DocumentDescribes = append(doc.DocumentDescribes, r.to...)
 			}
-		case "dependsOn":
+		case "dependsOn", "hasOptionalDependency", "hasProvidedDependency", "hasStaticLink", "hasDynamicLink":
 			for _, to := range r.to {
 				doc.Relationships = append(doc.Relationships, spdxRelationship{Element: r.from, Type: "DEPENDS_ON", Related: to})
 			}
