@@ -20,7 +20,7 @@ import (
 // Each package has its name, the version installed, its license and what
 // it requires: the set composer.lock listed, less what was not installed.
 // The walk enters vendor/ only for this file, and only when the project
-// beside it has no composer.lock (hiddenLockfile).
+// beside it has no composer.lock (hiddenLockfiles).
 
 var composerInstalled = ownExtractor{name: "php/composerinstalled", required: isComposerInstalled, read: readComposerInstalled}
 

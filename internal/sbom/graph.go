@@ -64,14 +64,14 @@ import (
 // lockReaders maps a file's base name to its reader.
 var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"package-lock.json":   npmGraph,
-	".package-lock.json":  npmGraph, // npm's hidden lockfile in node_modules (hiddenLockfile)
+	".package-lock.json":  npmGraph, // npm's hidden lockfile in node_modules (hiddenLockfiles)
 	"npm-shrinkwrap.json": npmGraph,
 	"yarn.lock":           yarnGraph,
 	"pnpm-lock.yaml":      pnpmGraph,
 	"bun.lock":            bunGraph,
 	"Cargo.lock":          cargoGraph,
 	"composer.lock":       composerGraph,
-	"installed.json":      composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfile)
+	"installed.json":      composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfiles)
 	"poetry.lock":         poetryGraph,
 	"uv.lock":             uvGraph,
 	"Gemfile.lock":        gemGraph,
