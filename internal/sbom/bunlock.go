@@ -14,6 +14,8 @@ import (
 // dependencies on a registry tarball's address: bun records
 // "ms@https://registry.npmjs.org/ms/-/ms-2.1.3.tgz", which scalibr reads
 // as ms without a version; the address names it, as npm and pnpm record.
+// A workspace member's or linked folder's location, which bun writes as
+// its version, is no version.
 type bunLock struct {
 	filesystem.Extractor
 }
@@ -44,6 +46,9 @@ func (e bunLock) Extract(ctx context.Context, in *filesystem.ScanInput) (invento
 		if vs := tarballs[p.Name]; p.Version == "" && len(vs) > 0 {
 			p.Version, tarballs[p.Name] = vs[0], vs[1:]
 		}
+		if bunLocal(p.Version) {
+			p.Version = "" // a workspace member or linked folder: the project's own (bunGraph)
+		}
 	}
 	return inv, err
 }
@@ -56,9 +61,11 @@ func bunTarball(id string) (name, version string, ok bool) {
 	if at <= 0 {
 		return "", "", false
 	}
-	u := id[at+1:]
-	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-		return "", "", false
-	}
-	return npmTarballID(u)
+	return tarballAddress(id[at+1:])
+}
+
+// bunLocal reports whether a bun package's version is where the project's
+// own code is ("workspace:packages/a", "link:../lib"), not a version.
+func bunLocal(version string) bool {
+	return strings.HasPrefix(version, "workspace:") || strings.HasPrefix(version, "link:")
 }

@@ -246,16 +246,13 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		if err != nil {
 			return nil
 		}
-		out := make([]string, 0, len(matches))
-		for _, m := range matches {
-			if rel, ok := strings.CutPrefix(m, dir+"/"); ok || dir == "." {
-				if !ok {
-					rel = m
-				}
-				out = append(out, rel)
-			}
+		if dir == "." {
+			return matches
 		}
-		return out
+		for i, m := range matches {
+			matches[i] = strings.TrimPrefix(m, dir+"/")
+		}
+		return matches
 	}
 	if err := read(data, lk); err != nil {
 		return lockAnnotation{}

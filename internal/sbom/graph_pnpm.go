@@ -410,8 +410,9 @@ func bunGraph(data []byte, lk *lockIndex) error {
 	// packages: key (a path of names, "parent/child" when nested) ->
 	// ["name@version", registry, {dependencies...}, integrity].
 	type node struct {
-		name, version string
+		name, version string // version "" for the project's own (bunLocal)
 		deps          []string
+		local         bool
 	}
 	nodes := map[string]node{}
 	for key, v := range lock.Packages {
@@ -429,6 +430,9 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		n := node{name: id[:at], version: id[at+1:]}
 		if name, version, ok := bunTarball(id); ok { // the version its address names (bunLock)
 			n = node{name: name, version: version}
+		}
+		if bunLocal(n.version) { // as bunLock gives it
+			n.version, n.local = "", true
 		}
 		if len(v) > 2 {
 			var meta struct {
@@ -476,12 +480,16 @@ func bunGraph(data []byte, lk *lockIndex) error {
 	}
 	for key, n := range nodes {
 		from, ok := lk.find(n.name, n.version)
+		if n.local {
+			// A workspace member ("@s/a@workspace:packages/a") or a linked
+			// folder is the project's own code, not a dependency; it is
+			// the component of its name without a version.
+			from, ok = lk.byNameVer[lk.norm(n.name)+"@"]
+		}
 		if !ok {
 			continue
 		}
-		// A workspace member ("@s/a@workspace:packages/a") or a linked
-		// folder is the project's own code, not a dependency.
-		if strings.HasPrefix(n.version, "workspace:") || strings.HasPrefix(n.version, "link:") {
+		if n.local {
 			lk.local[from] = true
 		}
 		for _, d := range n.deps {

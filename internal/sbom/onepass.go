@@ -236,6 +236,16 @@ func githubArchive(u string) (repo, ref string, ok bool) {
 	return "https://github.com/" + parts[0] + "/" + parts[1], ref, true
 }
 
+// tarballAddress is npmTarballID of a dependency's range or version that
+// is an http(s) address, as a dependency on a tarball is written
+// ("https://registry.npmjs.org/ms/-/ms-2.1.3.tgz").
+func tarballAddress(ref string) (name, version string, ok bool) {
+	if !strings.HasPrefix(ref, "https://") && !strings.HasPrefix(ref, "http://") {
+		return "", "", false
+	}
+	return npmTarballID(ref)
+}
+
 // npmTarballID reads the package and version from a registry tarball's
 // address: ".../@scope/name/-/name-1.2.3.tgz" (the scope's slash may be
 // escaped, %2f) gives "@scope/name", "1.2.3".
@@ -489,10 +499,8 @@ func (e *yarnEntry) packageName(berry bool) string {
 	// A dependency on a registry's tarball address is the package the
 	// address serves ("ms-tarball@https://registry.npmjs.org/ms/-/ms-2.1.3.tgz"
 	// installs ms).
-	if rng := strings.TrimPrefix(desc[len(yarnName(desc)):], "@"); strings.HasPrefix(rng, "https://") || strings.HasPrefix(rng, "http://") {
-		if name, _, ok := npmTarballID(rng); ok {
-			return name
-		}
+	if name, _, ok := tarballAddress(strings.TrimPrefix(desc[len(yarnName(desc)):], "@")); ok {
+		return name
 	}
 	return yarnPackageName(desc, berry)
 }

@@ -81,16 +81,13 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 				continue
 			}
 			c := comps[i]
-			// bun.lock gives a member's location for its version
-			// ("workspace:packages/a"): no version to compare.
-			located := strings.HasPrefix(c.Version, "workspace:") || strings.HasPrefix(c.Version, "link:")
 			if c.Ecosystem != p.Ecosystem || purl.NormalizeName(c.Ecosystem, c.Name) != name ||
-				(p.Version != "" && c.Version != "" && p.Version != c.Version && !located) {
+				(p.Version != "" && c.Version != "" && p.Version != c.Version) {
 				continue
 			}
 			removed[i] = true
 			p.DependsOn = append(p.DependsOn, c.DependsOn...)
-			if p.Version == "" && c.Version != "" && !located {
+			if p.Version == "" && c.Version != "" {
 				p.Purl, p.Version = c.Purl, c.Version
 			}
 			break
