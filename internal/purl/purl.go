@@ -440,6 +440,10 @@ func resolveFast(s string) (u packageurl.PackageURL, eco, name string, ok bool) 
 		if ns == "" {
 			return u, "", "", false // ErrUnsupported, with its message
 		}
+	case "bitnami":
+		if ns != "" {
+			return u, "", "", false // a namespace keeps its case in the parser
+		}
 	}
 	u = packageurl.PackageURL{Type: typ, Namespace: ns, Name: n, Version: version, Qualifiers: packageurl.Qualifiers{}}
 	switch typ {
