@@ -45,6 +45,9 @@ func TestCommandLine(t *testing.T) {
 		{"submit_key_from_env", append(env, "SENTINEL_API_KEY=k"), []string{"submit", "agent_test.go"}, 1, "not enrolled"},
 		{"submit_missing_file", env, []string{"submit", "--api-key", "k", "nope.json"}, 1, "no such file"},
 		{"no_home", nil, []string{"submit", "--api-key", "k", "agent_test.go"}, 2, "set SENTINEL_HOME"},
+		{"kinds_unknown", env, []string{"sbom", "--kinds", "languages,jars", "."}, 2, "want all, or a comma-separated list of languages, os and binaries"},
+		// Built software only: the real archives beside sbom's tests.
+		{"kinds_binaries", env, []string{"sbom", "--kinds", "os,binaries", "-o", "-", "../sbom/testdata/binaries"}, 0, "pkg:maven/org.slf4j/slf4j-api@1.7.32"},
 		{"xdg_home", []string{"XDG_CONFIG_HOME=" + home}, []string{"submit", "--api-key", "k", "agent_test.go"}, 1, home + "/sentinel/config.json"},
 	}
 	for _, tc := range tests {

@@ -106,7 +106,8 @@ Exit codes (the gate fails closed: an error is never 72):
 Inputs and policy:
   --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, tag-value; 3 JSON-LD) SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
-  --kinds K         all, languages or os (dpkg, apk, RPM databases under DIR)
+  --kinds K         all, or a comma-separated list of languages, os (dpkg, apk,
+                    RPM databases under DIR) and binaries (Go programs, Java archives)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
                     known-exploited always exits 70, an unknown severity counts
 End-of-life components are listed under the table; they do not change the exit code.

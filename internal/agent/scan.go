@@ -27,7 +27,7 @@ func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *sca
 		sf.exclude = append(sf.exclude, s)
 		return nil
 	})
-	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, languages (lockfiles and manifests) or os (dpkg, apk and RPM databases)")
+	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, or a comma-separated list of languages (lockfiles and manifests), os (dpkg, apk and RPM databases) and binaries (Go programs, Java archives)")
 	fs.BoolVar(&sf.crossMounts, "cross-mounts", false, "let the walk enter other file systems mounted under DIR (by default it stays on DIR's, as find -xdev)")
 	fs.StringVar(&sf.from, fromFlag, "", fromHelp)
 	return sf
@@ -52,16 +52,11 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 		return res, nil
 	}
 	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts}
-	switch strings.ToLower(sf.kinds) {
-	case "", "all":
-		opts.Kinds = sbom.AllKinds
-	case "languages", "lang":
-		opts.Kinds = sbom.Languages
-	case "os":
-		opts.Kinds = sbom.OSPackages
-	default:
-		return nil, usageErr("--kinds %q: want all, languages or os", sf.kinds)
+	kinds, err := parseKinds(sf.kinds)
+	if err != nil {
+		return nil, err
 	}
+	opts.Kinds = kinds
 	cfg, found, err := sbom.ReadConfig(root)
 	if err != nil {
 		return nil, usageErr("%v", err)
@@ -88,4 +83,25 @@ func (c *Command) printScanNotes(res *sbom.Result) {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(c.stderr(), "sentinel: note: %s\n", w.Error())
 	}
+}
+
+// parseKinds reads --kinds: "all", or a comma-separated list of
+// languages, os and binaries.
+func parseKinds(s string) (sbom.Kinds, error) {
+	var k sbom.Kinds
+	for _, w := range strings.Split(strings.ToLower(s), ",") {
+		switch strings.TrimSpace(w) {
+		case "", "all":
+			k |= sbom.AllKinds
+		case "languages", "lang":
+			k |= sbom.Languages
+		case "os":
+			k |= sbom.OSPackages
+		case "binaries", "bin":
+			k |= sbom.Binaries
+		default:
+			return 0, usageErr("--kinds %q: want all, or a comma-separated list of languages, os and binaries", s)
+		}
+	}
+	return k, nil
 }

@@ -10,6 +10,7 @@ import (
 var (
 	ExtractorNames = extractorNames
 	GraphFormats   = func() []string { return graphFormats }
+	ZipFiles       = zipFiles
 )
 
 // NewExtractor builds the registered extractor of that name.

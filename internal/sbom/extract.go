@@ -162,6 +162,7 @@ type job struct {
 	info    fs.FileInfo
 	exs     []filesystem.Extractor
 	project bool
+	binary  bool // exs read built software, through the open file (binaries.go)
 }
 
 // fileOutcome is one job's result.
@@ -240,6 +241,10 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	prog := newProgress(opts.Progress, opts.ProgressInterval)
+	var owned *osFiles
+	if kinds&Binaries != 0 {
+		owned = &osFiles{fsys: fsys}
+	}
 
 	res := &Result{Root: root}
 
@@ -265,7 +270,12 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				if ctx.Err() != nil {
 					continue // drain: the walk has stopped
 				}
-				out := extractFile(ctx, fsys, absRoot, j)
+				var out fileOutcome
+				if j.binary {
+					out = extractBinary(ctx, fsys, absRoot, j, owned)
+				} else {
+					out = extractFile(ctx, fsys, absRoot, j)
+				}
 				prog.fileDone(len(out.comps))
 				outcomes <- out
 			}
@@ -318,7 +328,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			if absRoot == "/" && opts.FS == nil && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
 				return fs.SkipDir // kernel file systems, also where devices cannot be told apart
 			}
-			if kinds&Languages == 0 && !osDatabaseDir(p) {
+			if kinds&(Languages|Binaries) == 0 && !osDatabaseDir(p) {
 				return fs.SkipDir // only OS databases: the walk goes straight to them
 			}
 			if haveDev {
@@ -353,6 +363,17 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		if err != nil {
 			walkErrs = append(walkErrs, FileError{Path: p, Reason: err.Error()})
 			return nil
+		}
+		if kinds&Binaries != 0 {
+			var bin []filesystem.Extractor
+			if bin, matched = splitBinary(matched); len(bin) > 0 {
+				if fi.Size() <= MaxBinarySize {
+					queue.put(job{path: p, info: fi, exs: bin, binary: true})
+				}
+				if len(matched) == 0 && !isProject {
+					return nil
+				}
+			}
 		}
 		if maxSize > 0 && fi.Size() > maxSize {
 			name := ""
@@ -601,6 +622,11 @@ func runOnePass(op onePass, fsys scalibrfs.FS, j job, data []byte) (pkgs []*extr
 }
 
 func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, ex filesystem.Extractor, data []byte) (pkgs []*extractor.Package, err error) {
+	return runExtractorOn(ctx, fsys, absRoot, j, ex, bytes.NewReader(data))
+}
+
+// runExtractorOn runs ex on the file j read through r.
+func runExtractorOn(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, ex filesystem.Extractor, r io.Reader) (pkgs []*extractor.Package, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			pkgs, err = nil, fmt.Errorf("extractor panicked: %v", r)
@@ -611,7 +637,7 @@ func runExtractor(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job,
 		Path:   j.path,
 		Root:   absRoot,
 		Info:   j.info,
-		Reader: bytes.NewReader(data),
+		Reader: r,
 	})
 	// scalibr's extractors return what they could read with the errors of
 	// the entries they could not (bun.lock's, for one).

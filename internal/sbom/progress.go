@@ -49,7 +49,7 @@ func (p *progress) fileDone(comps int) {
 func (p *progress) maybePrintLocked() {
 	if now := time.Now(); now.Sub(p.last) >= p.interval {
 		p.last = now
-		fmt.Fprintf(p.w, "sbom: %d files walked, %d lockfiles read, %d packages\n", p.walkedN, p.files, p.comps)
+		fmt.Fprintf(p.w, "sbom: %d files walked, %d files read, %d packages\n", p.walkedN, p.files, p.comps)
 	}
 }
 
@@ -59,6 +59,6 @@ func (p *progress) finish(r *Result) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d lockfiles read, %d components, %d files skipped with errors\n",
+	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d files read, %d components, %d files skipped with errors\n",
 		r.Walked, len(r.Files), len(r.Components), len(r.Errors))
 }

@@ -22,9 +22,11 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dotnet/packageslockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dotnet/paketlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/elixir/mixlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gobinary"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/haskell/cabal"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/haskell/stacklock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/archive"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradlelockfile"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleverificationmetadataxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
@@ -113,6 +115,8 @@ var registry = []struct {
 	{dpkg.Name, OSPackages, newDpkg},                                                      // var/lib/dpkg/status, var/lib/dpkg/status.d/*
 	{apk.Name, OSPackages, apk.New},                                                       // lib/apk/db/installed
 	{rpm.Name, OSPackages, rpm.New},                                                       // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{gobinary.Name, Binaries, wrap[goBinary](gobinary.New)},                               // Go programs' build information (binaries.go)
+	{archive.Name, Binaries, newJavaArchive},                                              // .jar, .war, .ear...: Maven's pom.properties inside, nested archives too (binaries.go)
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).
@@ -125,8 +129,11 @@ const (
 	// OSPackages are the package databases of the operating system
 	// (dpkg, apk, RPM), found at their paths relative to the scanned root.
 	OSPackages
-	// AllKinds is both, and what the zero Options mean.
-	AllKinds = Languages | OSPackages
+	// Binaries are built software: Go programs and Java archives, by
+	// what they record of their own dependencies (binaries.go).
+	Binaries
+	// AllKinds is all three, and what the zero Options mean.
+	AllKinds = Languages | OSPackages | Binaries
 )
 
 // extractorNames returns the names of the registered scalibr extractors, in

@@ -73,6 +73,8 @@ func TestRegistry(t *testing.T) {
 		"os/dpkg":                            {"var/lib/dpkg/status", "var/lib/dpkg/status.d/base"},
 		"os/apk":                             {"lib/apk/db/installed"},
 		"os/rpm":                             {"var/lib/rpm/Packages", "var/lib/rpm/rpmdb.sqlite", "usr/lib/sysimage/rpm/rpmdb.sqlite"},
+		"java/archive":                       {"opt/app/lib/commons-io-2.11.0.jar", "webapps/shop.war", "app.ear"},
+		"go/binary":                          {}, // executables of a Go program's size only (TestExtractBinaries)
 	}
 	names := extractorNames()
 	if diff := cmp.Diff(slices.Sorted(mapKeys(claims)), slices.Sorted(slices.Values(names))); diff != "" {

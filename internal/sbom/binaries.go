@@ -1,0 +1,247 @@
+package sbom
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gobinary"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/archive"
+	scalibrfs "github.com/google/osv-scalibr/fs"
+	"github.com/google/osv-scalibr/inventory"
+
+	"github.com/sentinel-sca/sentinel"
+)
+
+// Built software on a host: Go programs and Java archives.
+//
+// What a lockfile says was built is not always what runs: a server has a
+// Go program copied to /usr/local/bin and a Spring Boot application in
+// /opt, and neither left a lockfile there. Both carry the list of what
+// went into them:
+//
+//   - a Go program, its build information (debug/buildinfo): the main
+//     module, every module it was linked with at its exact version, and
+//     the toolchain that built it, which is the standard library's
+//     version (pkg:golang/stdlib), exactly, unlike go.mod's go line;
+//   - a Java archive (.jar, .war, .ear and the like), the
+//     META-INF/maven/<group>/<artifact>/pom.properties Maven writes into
+//     it, also in the archives nested inside it (a WAR's WEB-INF/lib, a
+//     Spring Boot BOOT-INF/lib), and its file name where it has none.
+//
+// scalibr's gobinary and java/archive extractors read them; both are given
+// the file itself to read from (io.ReaderAt), never its whole content in
+// memory. A Go program reads only its headers and build information
+// section; an archive only its directory and the small files Maven wrote.
+//
+// The files the operating system's package manager installed are left
+// to it: a Debian-built program or /usr/share/java archive is dpkg's
+// package, matched against the distribution's advisories, which know its
+// backported fixes (the embedded versions do not). osOwned reads which
+// files those are from dpkg's and apk's own lists, when the scanned root
+// holds them.
+
+// minGoBinary is the smallest executable the Go program reader opens: a
+// Go program is over a megabyte, the scripts and small tools beside it
+// are not worth a look.
+const minGoBinary = 256 << 10
+
+// MaxBinarySize is the largest program or archive Extract opens (1 GiB):
+// only a part of it is read, so this is far above DefaultMaxFileSize.
+const MaxBinarySize = 1 << 30
+
+// maxArchiveOpened bounds what the archive reader inflates from one
+// archive and the archives inside it.
+const maxArchiveOpened = 512 << 20
+
+// goBinary is scalibr's Go program reader, on executables large enough to
+// be one, with the toolchain as the standard library.
+type goBinary struct {
+	filesystem.Extractor
+}
+
+// FileRequired implements filesystem.Extractor.
+func (g goBinary) FileRequired(api filesystem.FileAPI) bool {
+	if !g.Extractor.FileRequired(api) {
+		return false
+	}
+	fi, err := api.Stat()
+	return err == nil && fi.Size() >= minGoBinary
+}
+
+// Extract implements filesystem.Extractor: the toolchain ("go") becomes
+// the standard library, and a main module built from a checkout
+// ("(devel)") is left out: it names no release advisories could list.
+func (g goBinary) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, err := g.Extractor.Extract(ctx, in)
+	pkgs := inv.Packages[:0]
+	for _, p := range inv.Packages {
+		switch {
+		case p.Name == "go":
+			if p.Version == "" || strings.HasPrefix(p.Version, "devel") {
+				continue
+			}
+			p.Name = "stdlib"
+		case p.Version == "" || p.Version == "(devel)":
+			continue
+		}
+		pkgs = append(pkgs, p)
+	}
+	inv.Packages = pkgs
+	return inv, err
+}
+
+// newJavaArchive builds scalibr's archive reader without hashing each
+// archive (a whole read of it) and with a bound on what it inflates.
+func newJavaArchive(*cpb.PluginConfig) (filesystem.Extractor, error) {
+	no := false
+	return archive.New(&cpb.PluginConfig{PluginSpecific: []*cpb.PluginSpecificConfig{{
+		Config: &cpb.PluginSpecificConfig_JavaArchive{JavaArchive: &cpb.JavaArchiveConfig{
+			MaxOpenedBytes: maxArchiveOpened,
+			HashJars:       &no,
+		}},
+	}}})
+}
+
+// binaryExtractor reports whether ex reads built software (Binaries).
+func binaryExtractor(ex filesystem.Extractor) bool {
+	n := ex.Name()
+	return n == gobinary.Name || n == archive.Name
+}
+
+// extractBinary reads one program or archive through its open file.
+// Nothing is reported of a file that turns out not to be one (an
+// executable that is not a Go program).
+func extractBinary(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, owned *osFiles) fileOutcome {
+	var out fileOutcome
+	if owned.owns(j.path) {
+		return out
+	}
+	f, err := fsys.Open(j.path)
+	if err != nil {
+		for _, ex := range j.exs {
+			out.errs = append(out.errs, FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()})
+		}
+		return out
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if _, ok := f.(io.ReaderAt); !ok {
+		// Not a file on disk (an fs.FS of another kind): the readers
+		// would copy it whole, so it is bounded here.
+		r = io.LimitReader(f, MaxBinarySize)
+	}
+	for _, ex := range j.exs {
+		pkgs, err := runExtractorOn(ctx, fsys, absRoot, j, ex, r)
+		if err != nil && len(pkgs) == 0 {
+			out.errs = append(out.errs, FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()})
+			continue
+		}
+		if err != nil {
+			out.warnings = append(out.warnings, FileError{Path: j.path, Extractor: ex.Name(),
+				Reason: "some entries could not be read and were left out: " + strings.ReplaceAll(err.Error(), "\n", "; ")})
+		}
+		comps := make([]sentinel.Component, 0, len(pkgs))
+		for _, p := range pkgs {
+			if c, ok := toComponent(p, j.path, ex.Name()); ok {
+				comps = append(comps, c)
+			}
+		}
+		if len(comps) == 0 {
+			continue
+		}
+		out.files = append(out.files, File{Path: j.path, Extractor: ex.Name(), Packages: len(comps)})
+		out.comps = append(out.comps, comps...)
+	}
+	return out
+}
+
+// osFiles are the files the operating system's package manager
+// installed under the scanned root, read once, when the first program or
+// archive is found, from dpkg's lists (var/lib/dpkg/info/*.list) and
+// apk's database (lib/apk/db/installed). A root without them (a project,
+// a folder of a host) owns nothing.
+type osFiles struct {
+	fsys  fs.FS
+	once  sync.Once
+	files map[string]struct{}
+}
+
+// owns reports whether the package manager installed the file at p
+// (relative to the root). Where /bin, /sbin and /lib are links into /usr,
+// the walk sees usr/bin/x for the /bin/x a list names, so both are tried.
+func (o *osFiles) owns(p string) bool {
+	if o == nil {
+		return false
+	}
+	o.once.Do(o.load)
+	if len(o.files) == 0 {
+		return false
+	}
+	if _, ok := o.files[p]; ok {
+		return true
+	}
+	if rest, ok := strings.CutPrefix(p, "usr/"); ok {
+		_, owned := o.files[rest]
+		return owned
+	}
+	_, owned := o.files["usr/"+p]
+	return owned
+}
+
+func (o *osFiles) load() {
+	o.files = map[string]struct{}{}
+	lists, _ := fs.Glob(o.fsys, "var/lib/dpkg/info/*.list")
+	for _, l := range lists {
+		o.readLines(l, "")
+	}
+	for _, db := range []string{"lib/apk/db/installed", "usr/lib/apk/db/installed"} {
+		o.readLines(db, "apk")
+	}
+}
+
+// readLines adds the paths a dpkg list names (one absolute path a line)
+// or an apk database does (F:<folder> then R:<file> lines).
+func (o *osFiles) readLines(name, format string) {
+	f, err := o.fsys.Open(name)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	dir := ""
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case format == "":
+			if p := strings.TrimPrefix(line, "/"); p != "" && p != line {
+				o.files[path.Clean(p)] = struct{}{}
+			}
+		case strings.HasPrefix(line, "F:"):
+			dir = line[2:]
+		case strings.HasPrefix(line, "R:"):
+			o.files[path.Join(dir, line[2:])] = struct{}{}
+		case line == "":
+			dir = ""
+		}
+	}
+}
+
+// splitBinary parts matched into the Binaries extractors and the rest.
+func splitBinary(matched []filesystem.Extractor) (bin, rest []filesystem.Extractor) {
+	for _, ex := range matched {
+		if binaryExtractor(ex) {
+			bin = append(bin, ex)
+		} else {
+			rest = append(rest, ex)
+		}
+	}
+	return bin, rest
+}
