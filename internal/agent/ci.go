@@ -104,7 +104,7 @@ Exit codes (the gate fails closed: an error is never 72):
       after 5 attempts): transient; retry, or use --offline-db
 
 Inputs and policy:
-  --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, tag-value; 3 JSON-LD) SBOM instead of DIR
+  --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, YAML, tag-value; 3 JSON-LD) SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
   --kinds K         all, or a comma-separated list of languages, os (dpkg, apk,
                     RPM databases under DIR) and binaries (Go programs, Java archives)

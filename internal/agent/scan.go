@@ -43,7 +43,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 				if strings.Contains(err.Error(), ": give ") {
 					return nil, usageErr("%v", err) // it says what to give
 				}
-				return nil, usageErr("%v (CycloneDX 1.2 to 1.7 JSON, CycloneDX XML, SPDX 2.2/2.3 JSON, SPDX tag-value and SPDX 3 JSON-LD are read)", err)
+				return nil, usageErr("%v (CycloneDX 1.2 to 1.7 JSON, CycloneDX XML, SPDX 2.2/2.3 JSON, YAML and tag-value, and SPDX 3 JSON-LD are read)", err)
 			}
 			return nil, err
 		}

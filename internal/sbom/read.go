@@ -57,6 +57,12 @@ func ReadSBOM(data []byte) (*Result, error) {
 			return nil, err
 		}
 		return readSPDX(j)
+	case isSPDXYAML(trimmed):
+		j, err := spdxFromYAML(trimmed)
+		if err != nil {
+			return nil, err
+		}
+		return readSPDX(j)
 	case len(trimmed) > 0 && trimmed[0] == '<':
 		j, err := cycloneDXFromXML(trimmed)
 		if err != nil {
@@ -95,6 +101,16 @@ func ReadSBOMFile(path string) (*Result, error) {
 func isSPDXTagValue(b []byte) bool {
 	head := b[:min(len(b), 4096)]
 	return bytes.HasPrefix(head, []byte("SPDXVersion:")) || bytes.Contains(head, []byte("\nSPDXVersion:"))
+}
+
+// isSPDXYAML reports whether b is an SPDX 2 YAML document: a top-level
+// spdxVersion key on one of its first lines.
+func isSPDXYAML(b []byte) bool {
+	if len(b) == 0 || b[0] == '{' || b[0] == '<' {
+		return false
+	}
+	head := b[:min(len(b), 4096)]
+	return bytes.HasPrefix(head, []byte("spdxVersion:")) || bytes.Contains(head, []byte("\nspdxVersion:"))
 }
 
 // isSPDXJSON reports whether a JSON document has an "spdxVersion" member

@@ -11,11 +11,13 @@ import (
 	cdx "github.com/CycloneDX/cyclonedx-go"
 	spdxjson "github.com/spdx/tools-golang/json"
 	"github.com/spdx/tools-golang/tagvalue"
+	spdxyaml "github.com/spdx/tools-golang/yaml"
 )
 
 // The other encodings of the two formats: CycloneDX XML (the default of
 // the Maven and Gradle plugins, and what Dependency-Track exports) and
-// SPDX tag-value (Syft's spdx-tag-value, the SPDX tools). Each is decoded
+// SPDX 2 tag-value (Syft's spdx-tag-value, the SPDX tools) and YAML (the
+// SPDX tools). Each is decoded
 // by its format's own library and written again as JSON, which ReadSBOM
 // then reads like any JSON document: one reading of each format, whatever
 // the encoding.
@@ -31,7 +33,9 @@ func cycloneDXFromXML(data []byte) (out []byte, err error) {
 	}
 	if root.Local != "bom" || !strings.HasPrefix(root.Space, "http://cyclonedx.org/schema/bom/") {
 		if root.Space == "http://www.w3.org/1999/02/22-rdf-syntax-ns#" {
-			return nil, reject("the SBOM is SPDX RDF/XML, which is not read: give it as SPDX 2.2/2.3 JSON or tag-value, or SPDX 3 JSON-LD")
+			// tools-golang's RDF reader fails on the SPDX specification's
+			// own 2.2 and 2.3 examples: not read rather than read wrong.
+			return nil, reject("the SBOM is SPDX RDF/XML, which is not read: give it as SPDX 2.2/2.3 JSON, YAML or tag-value, or SPDX 3 JSON-LD")
 		}
 		return nil, reject("the XML document is not a CycloneDX BOM (its root element is <%s> in namespace %q): give a CycloneDX or SPDX document",
 			truncate(root.Local), truncate(root.Space))
@@ -82,7 +86,7 @@ func xmlRoot(data []byte) (xml.Name, error) {
 // as SPDX 2.3 JSON.
 func spdxFromTagValue(data []byte) (out []byte, err error) {
 	defer recoverDecode("SPDX tag-value document", &err)
-	doc, err := tagvalue.Read(bytes.NewReader(data))
+	doc, err := tagvalue.Read(bytes.NewReader(withoutSnippets(data)))
 	if err != nil {
 		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX tag-value document: %v", err), err: err}
 	}
@@ -91,4 +95,48 @@ func spdxFromTagValue(data []byte) (out []byte, err error) {
 		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX tag-value document: %v", err), err: err}
 	}
 	return buf.Bytes(), nil
+}
+
+// spdxFromYAML parses an SPDX 2 YAML document and writes it as SPDX 2.3
+// JSON.
+func spdxFromYAML(data []byte) (out []byte, err error) {
+	defer recoverDecode("SPDX YAML document", &err)
+	doc, err := spdxyaml.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX YAML document: %v", err), err: err}
+	}
+	var buf bytes.Buffer
+	if err := spdxjson.Write(doc, &buf); err != nil {
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX YAML document: %v", err), err: err}
+	}
+	return buf.Bytes(), nil
+}
+
+// withoutSnippets drops a tag-value document's snippet information (the
+// Snippet* tags and LicenseInfoInSnippet, multi-line <text> values
+// included), which Sentinel does not read. The tag-value reader refuses a
+// snippet that does not follow a file, as the SPDX 2.3 specification's own
+// example has one, after its last package.
+func withoutSnippets(data []byte) []byte {
+	if !bytes.Contains(data, []byte("SnippetSPDXID:")) {
+		return data
+	}
+	var out bytes.Buffer
+	out.Grow(len(data))
+	inText := false // inside a dropped tag's <text> value
+	for line := range bytes.Lines(data) {
+		if inText {
+			inText = !bytes.Contains(line, []byte("</text>"))
+			continue
+		}
+		tag, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && (bytes.HasPrefix(tag, []byte("Snippet")) || string(tag) == "LicenseInfoInSnippet") {
+			if i := bytes.Index(value, []byte("<text>")); i >= 0 && !bytes.Contains(value[i:], []byte("</text>")) {
+				inText = true
+			}
+			continue
+		}
+		out.Write(line)
+	}
+	return out.Bytes()
 }

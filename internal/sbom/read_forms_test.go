@@ -91,6 +91,29 @@ func TestReadSPDXTagValue(t *testing.T) {
 	}
 }
 
+// TestReadSPDXEncodings: the SPDX 2.3 specification's example document,
+// written by the SPDX project as JSON, YAML and tag-value (with a snippet
+// after its last package, which the tag-value library alone refuses),
+// reads to the same components, project, graph and warnings each way.
+func TestReadSPDXEncodings(t *testing.T) {
+	want := mustReadSBOM(t, "spdx-spec-2.3-example.spdx.json")
+	if len(want.Components) == 0 || len(want.Warnings) == 0 {
+		t.Fatalf("the JSON example reads to %d components and %d warnings; the test needs both", len(want.Components), len(want.Warnings))
+	}
+	for _, name := range []string{"spdx-spec-2.3-example.spdx.yaml", "spdx-spec-2.3-example.spdx"} {
+		got := mustReadSBOM(t, name)
+		if diff := cmp.Diff(want.Components, got.Components); diff != "" {
+			t.Errorf("%s: components (-json +%s):\n%s", name, name, diff)
+		}
+		if diff := cmp.Diff(want.Projects, got.Projects); diff != "" {
+			t.Errorf("%s: projects (-json +%s):\n%s", name, name, diff)
+		}
+		if len(got.Warnings) != len(want.Warnings) {
+			t.Errorf("%s: %d warnings, the JSON %d", name, len(got.Warnings), len(want.Warnings))
+		}
+	}
+}
+
 // TestReadCycloneDX17: cdxgen 12's default output, CycloneDX 1.7, is valid
 // against the official 1.7 schema and reads to every purl it lists.
 func TestReadCycloneDX17(t *testing.T) {
@@ -196,6 +219,9 @@ func FuzzReadSBOM(f *testing.F) {
 		`<dependencies><dependency ref="a"/></dependencies></bom>`))
 	f.Add([]byte("SPDXVersion: SPDX-2.3\nDataLicense: CC0-1.0\nSPDXID: SPDXRef-DOCUMENT\nDocumentName: d\nDocumentNamespace: https://example.com/d\nCreator: Tool: t\nCreated: 2026-01-01T00:00:00Z\n\n" +
 		"PackageName: lodash\nSPDXID: SPDXRef-p\nPackageVersion: 4.17.20\nPackageDownloadLocation: NOASSERTION\nExternalRef: PACKAGE-MANAGER purl pkg:npm/lodash@4.17.20\n"))
+	f.Add([]byte("spdxVersion: SPDX-2.3\ndataLicense: CC0-1.0\nSPDXID: SPDXRef-DOCUMENT\nname: d\ndocumentNamespace: https://example.com/d\n" +
+		"creationInfo:\n  created: \"2026-01-01T00:00:00Z\"\n  creators: [\"Tool: t\"]\npackages:\n- name: lodash\n  SPDXID: SPDXRef-p\n  versionInfo: 4.17.20\n" +
+		"  downloadLocation: NOASSERTION\n  externalRefs:\n  - referenceCategory: PACKAGE-MANAGER\n    referenceType: purl\n    referenceLocator: pkg:npm/lodash@4.17.20\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := sbom.ReadSBOM(data)
 		if err != nil {
