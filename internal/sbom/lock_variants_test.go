@@ -89,8 +89,9 @@ func TestLockVariants(t *testing.T) {
 		// component too, without a version (its purl carries the vcs_url).
 		{dir: "pipfile-git", want: []string{"certifi@2017.11.5", "chardet@3.0.4", "idna@2.6", "pythonfinder@", "requests@2.18.4", "urllib3@1.22"}},
 		// requirements.txt from pip-compile with editable installs from
-		// git repositories (at a tag): components without a version.
-		{dir: "requirements-git", want: []string{"attrs@17.3.0", "flaky@", "mock@", "pbr@5.1.1", "six@1.12.0"}},
+		// git repositories at a release tag (2.0.0, v3.5.3): the tag's
+		// release is the version.
+		{dir: "requirements-git", want: []string{"attrs@17.3.0", "flaky@3.5.3", "mock@2.0.0", "pbr@5.1.1", "six@1.12.0"}},
 		// rebar.lock (format 1.2.0, and 1.1.0 from 2019): Hex packages by
 		// their package names (riak_core is riak_core_lite on Hex), git
 		// dependencies without a version.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -40,10 +42,85 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 			continue
 		}
 		have[pep503(name)] = true
-		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
-			SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: pypiReleaseTag(ref), PURLType: "pypi",
+			Location: extractor.LocationFromPath(in.Path), SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, version, ok := archiveRequirement(line)
+		if !ok || have[pep503(name)] {
+			continue
+		}
+		have[pep503(name)] = true
+		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: version, PURLType: "pypi",
+			Location: extractor.LocationFromPath(in.Path)})
 	}
 	return inv, err
+}
+
+// pep440Release matches a release tag: "22.3.0", "v1.2", "2.0.0rc1".
+var pep440Release = regexp.MustCompile(`^[vV]?([0-9]+(?:\.[0-9]+)+(?:(?:a|b|rc)[0-9]+)?(?:\.post[0-9]+)?(?:\.dev[0-9]+)?)$`)
+
+// pypiReleaseTag returns the version a git ref names when it is a release
+// tag ("22.3.0", "v22.3.0"), which is the release's version; a commit or a
+// branch names none.
+func pypiReleaseTag(ref string) string {
+	if m := pep440Release.FindStringSubmatch(ref); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// archiveRequirement reads a PEP 508 direct reference to a distribution
+// file ("pillow @ https://host/Pillow-9.0.0-cp39-...whl", or an sdist's
+// .tar.gz or .zip): the requirement's name, and the version the file
+// name carries, which is the version pip installs.
+func archiveRequirement(line string) (name, version string, ok bool) {
+	line = strings.TrimSpace(line)
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = strings.TrimSpace(line[:i])
+	}
+	n, u, direct := strings.Cut(line, " @ ")
+	if !direct {
+		return "", "", false
+	}
+	name = strings.TrimSpace(n)
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	if i := strings.IndexByte(u, ';'); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSpace(u)
+	if i := strings.IndexAny(u, "#?"); i >= 0 {
+		u = u[:i]
+	}
+	if !validPyPIName(name) || strings.HasPrefix(u, "git+") {
+		return "", "", false
+	}
+	file := path.Base(u)
+	switch {
+	case strings.HasSuffix(file, ".whl"):
+		// {distribution}-{version}(-{build})?-{python}-{abi}-{platform}.whl
+		parts := strings.Split(strings.TrimSuffix(file, ".whl"), "-")
+		if len(parts) < 5 || pep503(parts[0]) != pep503(name) {
+			return "", "", false
+		}
+		version = parts[1]
+	case strings.HasSuffix(file, ".tar.gz"), strings.HasSuffix(file, ".zip"):
+		// {name}-{version}.tar.gz, the name written with - or _.
+		base := strings.TrimSuffix(strings.TrimSuffix(file, ".tar.gz"), ".zip")
+		i := strings.LastIndexByte(base, '-')
+		if i <= 0 || pep503(base[:i]) != pep503(name) {
+			return "", "", false
+		}
+		version = base[i+1:]
+	default:
+		return "", "", false
+	}
+	if version == "" || !validPyPIName(version) || version[0] < '0' || version[0] > '9' {
+		return "", "", false
+	}
+	return name, version, true
 }
 
 // gitRequirement reads a requirements.txt line that installs from a git

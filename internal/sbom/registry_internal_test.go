@@ -55,15 +55,60 @@ func TestGitRequirement(t *testing.T) {
 	}
 }
 
+// TestPyPIReleaseTag: a git ref that is a release tag is the release's
+// version; a commit, a branch or a bare number is none.
+func TestPyPIReleaseTag(t *testing.T) {
+	for ref, want := range map[string]string{
+		"v3.5.3": "3.5.3", "22.3.0": "22.3.0", "4.2": "4.2", "V1.0": "1.0", "2.0.0rc1": "2.0.0rc1", "1.2.post1": "1.2.post1",
+		"0e322af87745eff34caffe4df68456ebc20d9068": "", "main": "", "": "", "7": "", "release-1.2": "", "1.2.3-fix": "",
+	} {
+		if got := pypiReleaseTag(ref); got != want {
+			t.Errorf("pypiReleaseTag(%q) = %q, want %q", ref, got, want)
+		}
+	}
+}
+
+// TestArchiveRequirement: a direct reference to a wheel or an sdist
+// names its version in the file name; other direct references do not.
+func TestArchiveRequirement(t *testing.T) {
+	for _, c := range []struct{ line, name, version string }{
+		{"pillow @ https://files.pythonhosted.org/packages/x/Pillow-9.0.0-cp39-cp39-manylinux_2_17_x86_64.whl", "pillow", "9.0.0"},
+		{"Pillow @ https://example.com/Pillow-9.0.0.tar.gz", "Pillow", "9.0.0"},
+		{"typing_extensions @ https://h/typing_extensions-4.7.1-py3-none-any.whl#sha256=abc ; python_version < '3.11'", "typing_extensions", "4.7.1"},
+		{"zope.interface[test] @ https://h/zope.interface-6.0.zip  # pinned", "zope.interface", "6.0"},
+		{"ruamel-yaml @ https://h/ruamel.yaml-0.17.21.tar.gz", "ruamel-yaml", "0.17.21"},
+		{"tensorflow @ https://h/tensorflow-2.13.0-1-cp311-cp311-linux_x86_64.whl", "tensorflow", "2.13.0"},
+	} {
+		name, version, ok := archiveRequirement(c.line)
+		if !ok || name != c.name || version != c.version {
+			t.Errorf("archiveRequirement(%q) = %q, %q, %v; want %q, %q", c.line, name, version, ok, c.name, c.version)
+		}
+	}
+	for _, line := range []string{
+		"six==1.16.0", "requests @ git+https://github.com/psf/requests.git@v2.31.0",
+		"pkg @ https://example.com/other-1.0.tar.gz", "pkg @ https://example.com/pkg/archive/main.zip",
+		"pkg @ file:///src/pkg", "pkg @ https://h/pkg-latest.tar.gz", "pkg @ https://h/pkg-1.0.whl",
+	} {
+		if name, version, ok := archiveRequirement(line); ok {
+			t.Errorf("archiveRequirement(%q) = %q, %q; want none", line, name, version)
+		}
+	}
+}
+
 // FuzzGitRequirement: any line either is no git requirement or gives a
 // valid distribution name and a git+ repository.
 func FuzzGitRequirement(f *testing.F) {
 	f.Add("-e git+https://github.com/box/flaky.git@v3.5.3#egg=flaky")
 	f.Add("x @ git+ssh://git@h/r.git@1 ; python_version<'3'")
+	f.Add("pillow @ https://h/Pillow-9.0.0-cp39-cp39-manylinux_2_17_x86_64.whl#sha256=0")
 	f.Fuzz(func(t *testing.T, line string) {
 		name, repo, _, ok := gitRequirement(line)
 		if ok && (!validPyPIName(name) || !strings.HasPrefix(repo, "git+")) {
 			t.Fatalf("gitRequirement(%q) = %q, %q", line, name, repo)
+		}
+		name, version, ok := archiveRequirement(line)
+		if ok && (!validPyPIName(name) || version == "" || version[0] < '0' || version[0] > '9') {
+			t.Fatalf("archiveRequirement(%q) = %q, %q", line, name, version)
 		}
 	})
 }
