@@ -5,9 +5,13 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
+
+	rpmdb "github.com/erikvarga/go-rpmdb/pkg"
 
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -43,9 +47,9 @@ import (
 // The files the operating system's package manager installed are left
 // to it: a Debian-built program or /usr/share/java archive is dpkg's
 // package, matched against the distribution's advisories, which know its
-// backported fixes (the embedded versions do not). osOwned reads which
-// files those are from dpkg's and apk's own lists, when the scanned root
-// holds them.
+// backported fixes (the embedded versions do not). osFiles reads which
+// files those are from dpkg's, apk's and RPM's own lists, when the
+// scanned root holds them.
 
 // minGoBinary is the smallest executable the Go program reader opens: a
 // Go program is over a megabyte, the scripts and small tools beside it
@@ -164,13 +168,15 @@ func extractBinary(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job
 
 // osFiles are the files the operating system's package manager
 // installed under the scanned root, read once, when the first program or
-// archive is found, from dpkg's lists (var/lib/dpkg/info/*.list) and
-// apk's database (lib/apk/db/installed). A root without them (a project,
-// a folder of a host) owns nothing.
+// archive is found, from dpkg's lists (var/lib/dpkg/info/*.list), apk's
+// database (lib/apk/db/installed) and the RPM database (its packages'
+// file lists, when the root is a directory on disk). A root without them
+// (a project, a folder of a host) owns nothing.
 type osFiles struct {
-	fsys  fs.FS
-	once  sync.Once
-	files map[string]struct{}
+	fsys    fs.FS
+	absRoot string // "" when fsys is not the disk's (Options.FS)
+	once    sync.Once
+	files   map[string]struct{}
 }
 
 // owns reports whether the package manager installed the file at p
@@ -203,6 +209,46 @@ func (o *osFiles) load() {
 	}
 	for _, db := range []string{"lib/apk/db/installed", "usr/lib/apk/db/installed"} {
 		o.readLines(db, "apk")
+	}
+	if o.absRoot != "" {
+		for _, db := range rpmDatabases {
+			o.readRPM(filepath.Join(o.absRoot, filepath.FromSlash(db)))
+		}
+	}
+}
+
+// rpmDatabases are where RPM keeps its database, in its three formats.
+var rpmDatabases = []string{
+	"var/lib/rpm/Packages", "var/lib/rpm/Packages.db", "var/lib/rpm/rpmdb.sqlite",
+	"usr/lib/sysimage/rpm/Packages.db", "usr/lib/sysimage/rpm/rpmdb.sqlite",
+}
+
+// readRPM adds the files every package of the RPM database at file
+// installed. A database that cannot be read adds nothing: its packages'
+// programs are then read like any other.
+func (o *osFiles) readRPM(file string) {
+	if _, err := os.Stat(file); err != nil {
+		return
+	}
+	db, err := rpmdb.Open(file)
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	pkgs, err := db.ListPackages()
+	if err != nil {
+		return
+	}
+	for _, p := range pkgs {
+		names, err := p.InstalledFileNames()
+		if err != nil {
+			continue
+		}
+		for _, n := range names {
+			if rel := strings.TrimPrefix(n, "/"); rel != "" && rel != n {
+				o.files[path.Clean(rel)] = struct{}{}
+			}
+		}
 	}
 }
 

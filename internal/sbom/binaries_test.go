@@ -201,3 +201,33 @@ func TestBinariesOwnedByOS(t *testing.T) {
 		t.Errorf("without a system root, %d components at %d locations, want the 2 packages of the 3 archives: %v", len(res.Components), located, purlsOf(res))
 	}
 }
+
+// TestBinariesOwnedByRPM: on an RPM system, a program a package of the RPM
+// database installed (the test database's package lists
+// /usr/bin/hello.sh, here a Go program) is the package's; the same
+// program elsewhere is read.
+func TestBinariesOwnedByRPM(t *testing.T) {
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, "var/lib/rpm/Packages"), mustRead(t, "testdata/os/rpm-fedora32/var/lib/rpm/Packages"))
+	buildGoProgram(t, filepath.Join(root, "usr/bin/hello.sh"))
+	prog := mustRead(t, filepath.Join(root, "usr/bin/hello.sh"))
+	mustWrite(t, filepath.Join(root, "opt/hello/bin/hello"), prog)
+	for _, p := range []string{"usr/bin/hello.sh", "opt/hello/bin/hello"} {
+		if err := os.Chmod(filepath.Join(root, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := sbom.Extract(context.Background(), root, sbom.Options{Kinds: sbom.Binaries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]int{}
+	for _, c := range res.Components {
+		for _, l := range c.Locations {
+			at[l]++
+		}
+	}
+	if at["usr/bin/hello.sh"] != 0 || at["opt/hello/bin/hello"] == 0 {
+		t.Errorf("components by location %v; want the program in /opt only", at)
+	}
+}

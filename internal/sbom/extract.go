@@ -244,6 +244,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	var owned *osFiles
 	if kinds&Binaries != 0 {
 		owned = &osFiles{fsys: fsys}
+		if opts.FS == nil {
+			owned.absRoot = absRoot
+		}
 	}
 
 	res := &Result{Root: root}
