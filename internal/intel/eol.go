@@ -163,6 +163,9 @@ func newEOLIndex(products []*EOLProduct) eolIndex {
 				continue
 			}
 			add(u)
+			for _, alias := range eolAliases[u.Type+"/"+u.Namespace+"/"+u.Name] {
+				add(alias)
+			}
 			// The external scan names server software and CMSs as Bitnami
 			// does (pkg:bitnami/php): the same product as endoflife.date's
 			// Bitnami image (pkg:docker/bitnami/wordpress) or generic
@@ -176,6 +179,15 @@ func newEOLIndex(products []*EOLProduct) eolIndex {
 		}
 	}
 	return idx
+}
+
+// eolAliases are the purls Sentinel gives a product whose endoflife.date
+// identifiers name it otherwise, by the identifier ("type/namespace/name")
+// they stand beside: Go's toolchain is pkg:generic/go there, and the
+// standard library a Go program or module was built with is
+// pkg:golang/stdlib here, at the toolchain's version.
+var eolAliases = map[string][]packageurl.PackageURL{
+	"generic//go": {{Type: "golang", Name: "stdlib"}},
 }
 
 // bitnamiName is the Bitnami product an endoflife.date identifier names:

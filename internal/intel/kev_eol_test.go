@@ -57,6 +57,9 @@ func TestEOL(t *testing.T) {
 		{"pkg:bitnami/php@7.4.3", &sentinel.EOLStatus{Product: "php", ReleaseCycle: "7.4", EOL: true, EOLDate: "2022-11-28", Latest: "7.4.33"}},
 		{"pkg:bitnami/node@14.17.0", &sentinel.EOLStatus{Product: "nodejs", ReleaseCycle: "14", EOL: true, EOLDate: "2023-04-30", Latest: "14.21.3"}},
 		{"pkg:bitnami/tomcat@9.0.30", &sentinel.EOLStatus{Product: "tomcat", ReleaseCycle: "9.0", EOL: false, EOLDate: "2027-03-31", Latest: "9.0.121"}},
+		// The standard library of a Go program or module is its
+		// toolchain's release: Go 1.21, EOL 2024-08-13.
+		{"pkg:golang/stdlib@1.21.13", &sentinel.EOLStatus{Product: "go", ReleaseCycle: "1.21", EOL: true, EOLDate: "2024-08-13", Latest: "1.21.13"}},
 		// no product for lodash; no cycle for jquery 0.x.
 		{"pkg:npm/lodash@4.17.15", nil},
 		{"pkg:npm/jquery@0.9", nil},
