@@ -107,7 +107,7 @@ Inputs and policy:
   --sbom FILE       gate a CycloneDX (JSON 1.2-1.7, XML) or SPDX (2.2/2.3 JSON, YAML, tag-value; 3 JSON-LD) SBOM instead of DIR
   --exclude GLOB    skip paths (repeatable); also "exclude:" in .sentinel.yaml in DIR
   --kinds K         all, or a comma-separated list of languages, os (dpkg, apk,
-                    RPM databases under DIR) and binaries (Go programs, Java archives)
+                    RPM databases under DIR) and binaries (Go and Rust programs, Java archives)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
                     known-exploited always exits 70, an unknown severity counts
 End-of-life components are listed under the table; they do not change the exit code.

@@ -27,7 +27,7 @@ func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *sca
 		sf.exclude = append(sf.exclude, s)
 		return nil
 	})
-	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, or a comma-separated list of languages (lockfiles and manifests), os (dpkg, apk and RPM databases) and binaries (Go programs, Java archives)")
+	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, or a comma-separated list of languages (lockfiles and manifests), os (dpkg, apk and RPM databases) and binaries (Go and Rust programs, Java archives)")
 	fs.BoolVar(&sf.crossMounts, "cross-mounts", false, "let the walk enter other file systems mounted under DIR (by default it stays on DIR's, as find -xdev)")
 	fs.StringVar(&sf.from, fromFlag, "", fromHelp)
 	return sf

@@ -3,6 +3,8 @@ package sbom
 import (
 	"bufio"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,6 +14,9 @@ import (
 	"sync"
 
 	rpmdb "github.com/erikvarga/go-rpmdb/pkg"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
+	rustaudit "github.com/rust-secure-code/go-rustaudit"
 
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -23,7 +28,7 @@ import (
 	"github.com/sentinel-sca/sentinel"
 )
 
-// Built software on a host: Go programs and Java archives.
+// Built software on a host: Go and Rust programs, Java archives.
 //
 // What a lockfile says was built is not always what runs: a server has a
 // Go program copied to /usr/local/bin and a Spring Boot application in
@@ -34,15 +39,20 @@ import (
 //     module, every module it was linked with at its exact version, and
 //     the toolchain that built it, which is the standard library's
 //     version (pkg:golang/stdlib), exactly, unlike go.mod's go line;
+//   - a Rust program built with cargo auditable (as Alpine, Chimera and
+//     many container images build them), the crates it was linked with,
+//     at their exact versions, in its .dep-v0 section: crates.io's and
+//     git's, not the program's own (local) crates nor build-only ones;
 //   - a Java archive (.jar, .war, .ear and the like), the
 //     META-INF/maven/<group>/<artifact>/pom.properties Maven writes into
 //     it, also in the archives nested inside it (a WAR's WEB-INF/lib, a
 //     Spring Boot BOOT-INF/lib), and its file name where it has none.
 //
-// scalibr's gobinary and java/archive extractors read them; both are given
-// the file itself to read from (io.ReaderAt), never its whole content in
-// memory. A Go program reads only its headers and build information
-// section; an archive only its directory and the small files Maven wrote.
+// scalibr's gobinary and java/archive extractors and the rustaudit library
+// read them; each is given the file itself to read from (io.ReaderAt),
+// never its whole content in memory. A program reads only its headers and
+// the section that lists its dependencies; an archive only its directory
+// and the small files Maven wrote.
 //
 // The files the operating system's package manager installed are left
 // to it: a Debian-built program or /usr/share/java archive is dpkg's
@@ -51,10 +61,10 @@ import (
 // files those are from dpkg's, apk's and RPM's own lists, when the
 // scanned root holds them.
 
-// minGoBinary is the smallest executable the Go program reader opens: a
-// Go program is over a megabyte, the scripts and small tools beside it
-// are not worth a look.
-const minGoBinary = 256 << 10
+// minProgram is the smallest executable the Go and Rust program readers
+// open: such a program is several hundred kilobytes at least, the scripts
+// and small tools beside it are not worth a look.
+const minProgram = 256 << 10
 
 // MaxBinarySize is the largest program or archive Extract opens (1 GiB):
 // only a part of it is read, so this is far above DefaultMaxFileSize.
@@ -76,7 +86,7 @@ func (g goBinary) FileRequired(api filesystem.FileAPI) bool {
 		return false
 	}
 	fi, err := api.Stat()
-	return err == nil && fi.Size() >= minGoBinary
+	return err == nil && fi.Size() >= minProgram
 }
 
 // Extract implements filesystem.Extractor: the toolchain ("go") becomes
@@ -101,6 +111,47 @@ func (g goBinary) Extract(ctx context.Context, in *filesystem.ScanInput) (invent
 	return inv, err
 }
 
+// rustBinary reads the crates a Rust program built with cargo auditable
+// lists; scalibr's extractor decides which files to open.
+type rustBinary struct {
+	filesystem.Extractor
+}
+
+// FileRequired implements filesystem.Extractor.
+func (r rustBinary) FileRequired(api filesystem.FileAPI) bool {
+	if !r.Extractor.FileRequired(api) {
+		return false
+	}
+	fi, err := api.Stat()
+	return err == nil && fi.Size() >= minProgram
+}
+
+// Extract implements filesystem.Extractor: scalibr's would report the
+// program's own crates (source "local") as crates.io's, so the list is
+// read here, with the library scalibr uses.
+func (rustBinary) Extract(_ context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	ra, ok := in.Reader.(io.ReaderAt)
+	if !ok {
+		return inventory.Inventory{}, errors.New("the program cannot be read at random offsets")
+	}
+	info, err := rustaudit.GetDependencyInfo(ra)
+	if errors.Is(err, rustaudit.ErrUnknownFileFormat) || errors.Is(err, rustaudit.ErrNoRustDepInfo) {
+		return inventory.Inventory{}, nil // not a program cargo auditable built
+	}
+	if err != nil {
+		return inventory.Inventory{}, fmt.Errorf("read the crates the program lists: %w", err)
+	}
+	var pkgs []*extractor.Package
+	for _, p := range info.Packages {
+		if p.Kind != rustaudit.Runtime || p.Source == "local" || p.Name == "" || p.Version == "" {
+			continue
+		}
+		pkgs = append(pkgs, &extractor.Package{Name: p.Name, Version: p.Version, PURLType: "cargo",
+			Location: extractor.LocationFromPath(in.Path)})
+	}
+	return inventory.Inventory{Packages: pkgs}, nil
+}
+
 // newJavaArchive builds scalibr's archive reader without hashing each
 // archive (a whole read of it) and with a bound on what it inflates.
 func newJavaArchive(*cpb.PluginConfig) (filesystem.Extractor, error) {
@@ -116,7 +167,7 @@ func newJavaArchive(*cpb.PluginConfig) (filesystem.Extractor, error) {
 // binaryExtractor reports whether ex reads built software (Binaries).
 func binaryExtractor(ex filesystem.Extractor) bool {
 	n := ex.Name()
-	return n == gobinary.Name || n == archive.Name
+	return n == gobinary.Name || n == archive.Name || n == cargoauditable.Name
 }
 
 // extractBinary reads one program or archive through its open file.

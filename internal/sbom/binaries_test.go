@@ -4,8 +4,11 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"compress/zlib"
 	"context"
 	"debug/buildinfo"
+	"debug/elf"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,5 +232,52 @@ func TestBinariesOwnedByRPM(t *testing.T) {
 	}
 	if at["usr/bin/hello.sh"] != 0 || at["opt/hello/bin/hello"] == 0 {
 		t.Errorf("components by location %v; want the program in /opt only", at)
+	}
+}
+
+// TestExtractRustProgram: a Rust program built with cargo auditable is
+// read to the crates its .dep-v0 section lists (read here with debug/elf
+// and zlib), not its own (local) crate.
+func TestExtractRustProgram(t *testing.T) {
+	const prog = binaries + "/rust/uses_serde_json"
+	f, err := elf.Open(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sec := f.Section(".dep-v0")
+	if sec == nil {
+		t.Fatal("no .dep-v0 section")
+	}
+	zr, err := zlib.NewReader(sec.Open())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deps struct {
+		Packages []struct{ Name, Version, Source, Kind string }
+	}
+	if err := json.NewDecoder(zr).Decode(&deps); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, p := range deps.Packages {
+		if p.Source != "local" && p.Kind != "build" {
+			want = append(want, "pkg:cargo/"+p.Name+"@"+p.Version)
+		}
+	}
+	root := t.TempDir()
+	mustWrite(t, filepath.Join(root, "usr/local/bin/uses_json"), mustRead(t, prog))
+	if err := os.Chmod(filepath.Join(root, "usr/local/bin/uses_json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sbom.Extract(context.Background(), root, sbom.Options{Kinds: sbom.Binaries})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(set(want), set(purlsOf(res))); diff != "" {
+		t.Errorf("crates (-want +got):\n%s", diff)
+	}
+	if len(want) < 5 {
+		t.Errorf("the program lists %d crates; the test needs a real one", len(want))
 	}
 }

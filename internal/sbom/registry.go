@@ -46,6 +46,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/wheelegg"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/r/renvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/packageresolved"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/podfilelock"
@@ -117,6 +118,7 @@ var registry = []struct {
 	{rpm.Name, OSPackages, rpm.New},                                                       // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
 	{gobinary.Name, Binaries, wrap[goBinary](gobinary.New)},                               // Go programs' build information (binaries.go)
 	{archive.Name, Binaries, newJavaArchive},                                              // .jar, .war, .ear...: Maven's pom.properties inside, nested archives too (binaries.go)
+	{cargoauditable.Name, Binaries, wrap[rustBinary](cargoauditable.New)},                 // Rust programs built with cargo auditable: their crates (binaries.go)
 }
 
 // Kinds selects what Extract looks for (Options.Kinds).

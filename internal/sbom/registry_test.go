@@ -75,6 +75,7 @@ func TestRegistry(t *testing.T) {
 		"os/rpm":                             {"var/lib/rpm/Packages", "var/lib/rpm/rpmdb.sqlite", "usr/lib/sysimage/rpm/rpmdb.sqlite"},
 		"java/archive":                       {"opt/app/lib/commons-io-2.11.0.jar", "webapps/shop.war", "app.ear"},
 		"go/binary":                          {}, // executables of a Go program's size only (TestExtractBinaries)
+		"rust/cargoauditable":                {}, // the same (TestExtractRustProgram)
 	}
 	names := extractorNames()
 	if diff := cmp.Diff(slices.Sorted(mapKeys(claims)), slices.Sorted(slices.Values(names))); diff != "" {
