@@ -81,8 +81,12 @@ type goBinary struct {
 }
 
 // FileRequired implements filesystem.Extractor.
-func (g goBinary) FileRequired(api filesystem.FileAPI) bool {
-	if !g.Extractor.FileRequired(api) {
+func (g goBinary) FileRequired(api filesystem.FileAPI) bool { return programRequired(g.Extractor, api) }
+
+// programRequired reports whether ex claims the file and it is large
+// enough to be a program (minProgram).
+func programRequired(ex filesystem.Extractor, api filesystem.FileAPI) bool {
+	if !ex.FileRequired(api) {
 		return false
 	}
 	fi, err := api.Stat()
@@ -119,11 +123,7 @@ type rustBinary struct {
 
 // FileRequired implements filesystem.Extractor.
 func (r rustBinary) FileRequired(api filesystem.FileAPI) bool {
-	if !r.Extractor.FileRequired(api) {
-		return false
-	}
-	fi, err := api.Stat()
-	return err == nil && fi.Size() >= minProgram
+	return programRequired(r.Extractor, api)
 }
 
 // Extract implements filesystem.Extractor: scalibr's would report the

@@ -10,6 +10,7 @@ import (
 
 	cdx "github.com/CycloneDX/cyclonedx-go"
 	spdxjson "github.com/spdx/tools-golang/json"
+	"github.com/spdx/tools-golang/spdx"
 	"github.com/spdx/tools-golang/tagvalue"
 	spdxyaml "github.com/spdx/tools-golang/yaml"
 )
@@ -84,30 +85,27 @@ func xmlRoot(data []byte) (xml.Name, error) {
 
 // spdxFromTagValue parses an SPDX 2.1-2.3 tag-value document and writes it
 // as SPDX 2.3 JSON.
-func spdxFromTagValue(data []byte) (out []byte, err error) {
-	defer recoverDecode("SPDX tag-value document", &err)
-	doc, err := tagvalue.Read(bytes.NewReader(withoutSnippets(data)))
-	if err != nil {
-		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX tag-value document: %v", err), err: err}
-	}
-	var buf bytes.Buffer
-	if err := spdxjson.Write(doc, &buf); err != nil {
-		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX tag-value document: %v", err), err: err}
-	}
-	return buf.Bytes(), nil
+func spdxFromTagValue(data []byte) ([]byte, error) {
+	return spdxAsJSON("SPDX tag-value document", tagvalue.Read, withoutSnippets(data))
 }
 
 // spdxFromYAML parses an SPDX 2 YAML document and writes it as SPDX 2.3
 // JSON.
-func spdxFromYAML(data []byte) (out []byte, err error) {
-	defer recoverDecode("SPDX YAML document", &err)
-	doc, err := spdxyaml.Read(bytes.NewReader(data))
+func spdxFromYAML(data []byte) ([]byte, error) {
+	return spdxAsJSON("SPDX YAML document", spdxyaml.Read, data)
+}
+
+// spdxAsJSON reads an SPDX 2 document with its encoding's reader and
+// writes it as SPDX 2.3 JSON.
+func spdxAsJSON(form string, read func(io.Reader) (*spdx.Document, error), data []byte) (out []byte, err error) {
+	defer recoverDecode(form, &err)
+	doc, err := read(bytes.NewReader(data))
 	if err != nil {
-		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the SPDX YAML document: %v", err), err: err}
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot read the %s: %v", form, err), err: err}
 	}
 	var buf bytes.Buffer
 	if err := spdxjson.Write(doc, &buf); err != nil {
-		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the SPDX YAML document: %v", err), err: err}
+		return nil, &DecodeError{msg: fmt.Sprintf("cannot convert the %s: %v", form, err), err: err}
 	}
 	return buf.Bytes(), nil
 }
