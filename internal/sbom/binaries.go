@@ -14,16 +14,15 @@ import (
 	"sync"
 
 	rpmdb "github.com/erikvarga/go-rpmdb/pkg"
-	"github.com/google/osv-scalibr/extractor"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
-	rustaudit "github.com/rust-secure-code/go-rustaudit"
-
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gobinary"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/archive"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
 	scalibrfs "github.com/google/osv-scalibr/fs"
 	"github.com/google/osv-scalibr/inventory"
+	rustaudit "github.com/rust-secure-code/go-rustaudit"
 
 	"github.com/sentinel-sca/sentinel"
 )
@@ -172,7 +171,8 @@ func binaryExtractor(ex filesystem.Extractor) bool {
 
 // extractBinary reads one program or archive through its open file.
 // Nothing is reported of a file that turns out not to be one (an
-// executable that is not a Go program).
+// executable that is neither a Go program nor a Rust one cargo auditable
+// built).
 func extractBinary(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job, owned *osFiles) fileOutcome {
 	var out fileOutcome
 	if owned.owns(j.path) {
@@ -252,14 +252,16 @@ func (o *osFiles) owns(p string) bool {
 	return owned
 }
 
+// load reads the package managers' lists of files; what cannot be read
+// owns nothing.
 func (o *osFiles) load() {
 	o.files = map[string]struct{}{}
 	lists, _ := fs.Glob(o.fsys, "var/lib/dpkg/info/*.list")
 	for _, l := range lists {
-		o.readLines(l, "")
+		o.readLines(l, false)
 	}
 	for _, db := range []string{"lib/apk/db/installed", "usr/lib/apk/db/installed"} {
-		o.readLines(db, "apk")
+		o.readLines(db, true)
 	}
 	if o.absRoot != "" {
 		for _, db := range rpmDatabases {
@@ -304,8 +306,8 @@ func (o *osFiles) readRPM(file string) {
 }
 
 // readLines adds the paths a dpkg list names (one absolute path a line)
-// or an apk database does (F:<folder> then R:<file> lines).
-func (o *osFiles) readLines(name, format string) {
+// or, with apkDB, an apk database does (F:<folder> then R:<file> lines).
+func (o *osFiles) readLines(name string, apkDB bool) {
 	f, err := o.fsys.Open(name)
 	if err != nil {
 		return
@@ -317,7 +319,7 @@ func (o *osFiles) readLines(name, format string) {
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
-		case format == "":
+		case !apkDB:
 			if p := strings.TrimPrefix(line, "/"); p != "" && p != line {
 				o.files[path.Clean(p)] = struct{}{}
 			}

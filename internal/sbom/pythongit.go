@@ -18,10 +18,13 @@ import (
 // requirements.txt and Pipfile.lock readers drop.
 
 // requirementsTxt is scalibr's requirements.txt extractor, which drops a
-// requirement installed from a git repository: "git+https://host/repo.git
-// @ref#egg=name" (editable or not) and PEP 508's "name @ git+https://...
-// @ref" are components too, named, with the repository and ref as their
-// vcs_url. Local paths ("-e ./pkg") are the project's own tree.
+// requirement installed from a git repository or from a file's address:
+// "git+https://host/repo.git@ref#egg=name" (editable or not) and PEP 508's
+// "name @ git+https://...@ref" are components too, named, with the
+// repository and ref as their vcs_url and a release tag's version; "name @
+// https://.../Name-1.2.3-py3-none-any.whl" (or an sdist) is one at the
+// version the file name carries. Local paths ("-e ./pkg") are the
+// project's own tree.
 type requirementsTxt struct {
 	filesystem.Extractor
 }

@@ -25,8 +25,8 @@ import (
 //     (nested ones included), their licenses and locations (Sentinel's
 //     sentinel:location and Syft's syft:location:N:path properties), the
 //     dependency graph by bom-ref, and metadata.component as the project;
-//   - SPDX 2.2 and 2.3 JSON (and SPDX 2.1-2.3 tag-value, converted to
-//     2.3 JSON first): packages with a purl external reference
+//   - SPDX 2.2 and 2.3 JSON (and SPDX 2.1-2.3 tag-value and YAML,
+//     converted to 2.3 JSON first): packages with a purl external reference
 //     ("PACKAGE-MANAGER"/"PACKAGE_MANAGER", type purl), licenseDeclared (else
 //     licenseConcluded; NOASSERTION and NONE are no license), the
 //     DEPENDS_ON and *_DEPENDENCY_OF relationships as the graph, and the
