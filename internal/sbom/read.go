@@ -37,8 +37,8 @@ import (
 // left out and counted in a warning. Result.Files has one entry for the
 // document; Result.Root is empty.
 
-// ReadSBOM reads a CycloneDX (JSON or XML) or SPDX (JSON or tag-value)
-// SBOM. The error wraps
+// ReadSBOM reads a CycloneDX (JSON or XML) or SPDX (JSON, YAML or tag-value;
+// SPDX 3 JSON-LD) SBOM. The error wraps
 // ErrUnsupportedSBOM when the document is neither.
 func ReadSBOM(data []byte) (*Result, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
