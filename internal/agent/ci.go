@@ -318,7 +318,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		}
 	}
 	in := report.Input{Root: root, Project: project, ToolVersion: Version, Components: res.Components, Skipped: res.Errors, Created: now.UTC(),
-		Projects: res.Projects, FailOn: o.failOn}
+		Projects: res.Projects, GraphFiles: res.GraphFiles(), FailOn: o.failOn}
 	if in.Host, err = c.hostname(); err != nil {
 		in.Host = ""
 	}

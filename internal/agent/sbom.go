@@ -58,7 +58,7 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(root)
-	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs), Projects: res.Projects})
+	bom := sbom.NewBOM(res.Components, sbom.BOMOptions{ToolVersion: Version, Host: *host, Root: filepath.Base(abs), Projects: res.Projects, GraphFiles: res.GraphFiles()})
 	if *enrich {
 		purls := make([]string, 0, len(res.Components))
 		for _, comp := range res.Components {

@@ -45,6 +45,9 @@ type Input struct {
 	// Projects are the projects the manifests name (sbom.Result.Projects),
 	// for the CycloneDX output's metadata.component.
 	Projects []sentinel.Component
+	// GraphFiles are the files whose dependency graph was read
+	// (sbom.Result.GraphFiles), for the CycloneDX output's dependencies.
+	GraphFiles []string
 	// FailOn is the lowest severity of a match that is not known-exploited
 	// that fails the gate (exit 71): critical, high, medium or low; empty
 	// means any match. A known-exploited match fails whatever it is, and
@@ -75,6 +78,7 @@ type Tool struct {
 // verdict. It is the JSON output as is.
 type Report struct {
 	projects      []sentinel.Component // for the CycloneDX output
+	graphFiles    []string             // the same
 	Schema        string               `json:"schema"`
 	SchemaVersion int                  `json:"schema_version"`
 	Tool          Tool                 `json:"tool"`
@@ -233,7 +237,7 @@ func New(in Input, sup *Suppressions) *Report {
 		r.Findings[i].Suppressed = sup.match(&r.Findings[i])
 	}
 	slices.SortStableFunc(r.Findings, compareFindings)
-	r.projects, r.FailOn = in.Projects, in.FailOn
+	r.projects, r.graphFiles, r.FailOn = in.Projects, in.GraphFiles, in.FailOn
 	r.decide(in.Results)
 	return r
 }

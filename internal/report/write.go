@@ -271,7 +271,7 @@ func WriteCycloneDX(w io.Writer, r *Report, opts Options) error {
 	if root == "" {
 		root = r.Root
 	}
-	bom := sbom.NewBOM(r.Components, sbom.BOMOptions{ToolVersion: r.Tool.Version, Host: r.Host, Root: root, Now: now, Projects: r.projects})
+	bom := sbom.NewBOM(r.Components, sbom.BOMOptions{ToolVersion: r.Tool.Version, Host: r.Host, Root: root, Now: now, Projects: r.projects, GraphFiles: r.graphFiles})
 	annotate(bom, r)
 	return sbom.Encode(w, bom)
 }

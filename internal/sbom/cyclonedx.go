@@ -54,6 +54,12 @@ type BOMOptions struct {
 	// written as components of type application. Without one, the
 	// metadata component is named after Root.
 	Projects []sentinel.Component
+	// GraphFiles are the files whose dependency graph was read (the
+	// Result's Files with Graph): a component located in one of them is
+	// declared in the dependencies even when it depends on nothing, as
+	// CycloneDX asks of a component known to have no dependencies; any
+	// other component without an edge is left out of the graph (unknown).
+	GraphFiles []string
 }
 
 // NewBOM builds a CycloneDX BOM from extracted components. Each component's
@@ -190,7 +196,7 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 		return d, known[d]
 	}
 	var deps []cdx.Dependency
-	addDeps := func(ref string, dependsOn []string) {
+	addDeps := func(ref string, dependsOn []string, leaf bool) {
 		var on []string
 		for _, d := range dependsOn {
 			if r, ok := resolve(d); ok && r != ref {
@@ -198,6 +204,9 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 			}
 		}
 		if len(on) == 0 {
+			if leaf {
+				deps = append(deps, cdx.Dependency{Ref: ref})
+			}
 			return
 		}
 		slices.Sort(on)
@@ -205,13 +214,17 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 		deps = append(deps, cdx.Dependency{Ref: ref, Dependencies: &on})
 	}
 	if main != nil {
-		addDeps(mc.BOMRef, main.DependsOn)
+		addDeps(mc.BOMRef, main.DependsOn, false)
+	}
+	graphFiles := make(map[string]bool, len(opts.GraphFiles))
+	for _, f := range opts.GraphFiles {
+		graphFiles[f] = true
 	}
 	for _, c := range comps {
-		addDeps(c.Purl, c.DependsOn)
+		addDeps(c.Purl, c.DependsOn, slices.ContainsFunc(c.Locations, func(l string) bool { return graphFiles[l] }))
 	}
 	for i := range others {
-		addDeps(otherRefs[i], others[i].DependsOn)
+		addDeps(otherRefs[i], others[i].DependsOn, false)
 	}
 	if len(deps) > 0 {
 		slices.SortStableFunc(deps, func(a, b cdx.Dependency) int { return strings.Compare(a.Ref, b.Ref) })
@@ -279,7 +292,11 @@ func contentSerial(bom *cdx.BOM) string {
 	}
 	if bom.Dependencies != nil {
 		for _, d := range *bom.Dependencies {
-			fmt.Fprintf(h, "%s>%s\x00", d.Ref, strings.Join(*d.Dependencies, ","))
+			var on []string
+			if d.Dependencies != nil {
+				on = *d.Dependencies
+			}
+			fmt.Fprintf(h, "%s>%s\x00", d.Ref, strings.Join(on, ","))
 		}
 	}
 	sum := h.Sum(nil)[:16]

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
@@ -237,5 +238,65 @@ func TestBOMMetadata(t *testing.T) {
 	other := sbom.NewBOM(res.Components, sbom.BOMOptions{Now: func() time.Time { return fixedNow().Add(time.Second) }, Host: "build-host-01", Root: "/src/ripgrep"})
 	if other.SerialNumber == doc.SerialNumber {
 		t.Error("serial number does not depend on the timestamp")
+	}
+}
+
+// TestBOMDeclaresLeaves: where a lockfile's graph was read, every package
+// it lists is in the SBOM's dependencies, one that depends on nothing as
+// an empty element (CycloneDX: such components "MUST be declared as empty
+// elements within the graph"); the SBOM stays valid against the 1.5
+// schema and reads back to the same graph. Without the graph's files,
+// no empty element is written (unknown is not "none").
+func TestBOMDeclaresLeaves(t *testing.T) {
+	for _, dir := range []string{"npm-v3-retirejs-chrome", "cargo-ripgrep", "yarn-berry-reselect"} {
+		t.Run(dir, func(t *testing.T) {
+			res := mustExtract(t, filepath.Join(lockfiles, dir))
+			if len(res.GraphFiles()) == 0 {
+				t.Fatalf("no graph read in %s", dir)
+			}
+			bom := sbom.NewBOM(res.Components, sbom.BOMOptions{Root: dir, Now: fixedNow, Projects: res.Projects, GraphFiles: res.GraphFiles()})
+			b, err := sbom.Marshal(bom)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sbom.Validate(b); err != nil {
+				t.Fatalf("the SBOM is not valid CycloneDX 1.5: %v", err)
+			}
+			declared := map[string]bool{}
+			for _, d := range *bom.Dependencies {
+				declared[d.Ref] = true
+			}
+			leaves := 0
+			for _, c := range res.Components {
+				if !declared[c.Purl] {
+					t.Errorf("%s is not declared in the dependency graph", c.Purl)
+				}
+				if len(c.DependsOn) == 0 {
+					leaves++
+				}
+			}
+			if leaves == 0 {
+				t.Errorf("no package without dependencies in %s; the test needs one", dir)
+			}
+			back, err := sbom.ReadSBOM(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range back.Components {
+				want := componentByPurl(t, res.Components, back.Components[i].Purl).DependsOn
+				if diff := cmp.Diff(set(want), set(back.Components[i].DependsOn), cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("%s dependsOn after reading back (-want +got):\n%s", back.Components[i].Purl, diff)
+				}
+			}
+
+			unknown := sbom.NewBOM(res.Components, sbom.BOMOptions{Root: dir, Now: fixedNow, Projects: res.Projects})
+			if unknown.Dependencies != nil {
+				for _, d := range *unknown.Dependencies {
+					if d.Dependencies == nil {
+						t.Errorf("%s declared without dependencies though no graph file was given", d.Ref)
+					}
+				}
+			}
+		})
 	}
 }

@@ -128,6 +128,18 @@ func (r *Result) MainProject() *sentinel.Component {
 	return nil
 }
 
+// GraphFiles returns the paths of the Files whose dependency graph was
+// read (BOMOptions.GraphFiles).
+func (r *Result) GraphFiles() []string {
+	var out []string
+	for _, f := range r.Files {
+		if f.Graph {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
 // File is one manifest or lockfile that an extractor read.
 type File struct {
 	Path      string `json:"path"`
