@@ -159,7 +159,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	})
 	fs.StringVar(&o.project, "project", "", "project name sent to the service and written in the SBOM (default: the manifest's project name, else DIR's base name)")
 	fs.StringVar(&o.failOn, "fail-on", "", "the lowest severity that fails the gate (exit 71): critical, high, medium or low (default: any match); a known-exploited match exits 70 whatever this says")
-	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (JSON 1.2 to 1.7, or XML) or SPDX (2.2/2.3 JSON or tag-value, 3 JSON-LD) SBOM (Syft, cdxgen, npm sbom, the Maven plugin...) instead of walking DIR")
+	o.scan = c.addScanFlags(fs, "sbom", "gate the components of this CycloneDX (JSON 1.2 to 1.7, or XML) or SPDX (2.2/2.3 JSON, YAML or tag-value, 3 JSON-LD) SBOM (Syft, cdxgen, npm sbom, the Maven plugin...) instead of walking DIR")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ciUsage)
 		fs.PrintDefaults()

@@ -23,8 +23,6 @@ import (
 	scalibrfs "github.com/google/osv-scalibr/fs"
 	"github.com/google/osv-scalibr/inventory"
 	rustaudit "github.com/rust-secure-code/go-rustaudit"
-
-	"github.com/sentinel-sca/sentinel"
 )
 
 // Built software on a host: Go and Rust programs, Java archives.
@@ -194,21 +192,8 @@ func extractBinary(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job
 	}
 	for _, ex := range j.exs {
 		pkgs, err := runExtractorOn(ctx, fsys, absRoot, j, ex, r)
-		if err != nil && len(pkgs) == 0 {
-			out.errs = append(out.errs, FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()})
-			continue
-		}
-		if err != nil {
-			out.warnings = append(out.warnings, FileError{Path: j.path, Extractor: ex.Name(),
-				Reason: "some entries could not be read and were left out: " + strings.ReplaceAll(err.Error(), "\n", "; ")})
-		}
-		comps := make([]sentinel.Component, 0, len(pkgs))
-		for _, p := range pkgs {
-			if c, ok := toComponent(p, j.path, ex.Name()); ok {
-				comps = append(comps, c)
-			}
-		}
-		if len(comps) == 0 {
+		comps, ok := out.components(j.path, ex.Name(), pkgs, err)
+		if !ok || len(comps) == 0 {
 			continue
 		}
 		out.files = append(out.files, File{Path: j.path, Extractor: ex.Name(), Packages: len(comps)})

@@ -196,7 +196,7 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 		return d, known[d]
 	}
 	var deps []cdx.Dependency
-	addDeps := func(ref string, dependsOn []string, leaf bool) {
+	addDeps := func(ref string, dependsOn []string, graphKnown bool) {
 		var on []string
 		for _, d := range dependsOn {
 			if r, ok := resolve(d); ok && r != ref {
@@ -204,7 +204,7 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 			}
 		}
 		if len(on) == 0 {
-			if leaf {
+			if graphKnown { // known to depend on nothing: an empty element
 				deps = append(deps, cdx.Dependency{Ref: ref})
 			}
 			return

@@ -569,25 +569,9 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		} else {
 			pkgs, err = runExtractor(ctx, fsys, absRoot, j, ex, data)
 		}
-		if err != nil {
-			fe := FileError{Path: j.path, Extractor: ex.Name(), Reason: err.Error()}
-			if len(pkgs) == 0 {
-				out.errs = append(out.errs, fe)
-				continue
-			}
-			// Read in part (an extractor that skips a bad entry and
-			// says so): the packages it did read count, with a warning.
-			var pe *partialError
-			if !errors.As(err, &pe) {
-				fe.Reason = "some entries could not be read and were left out: " + strings.ReplaceAll(fe.Reason, "\n", "; ")
-			}
-			out.warnings = append(out.warnings, fe)
-		}
-		comps := make([]sentinel.Component, 0, len(pkgs))
-		for _, p := range pkgs {
-			if c, ok := toComponent(p, j.path, ex.Name()); ok {
-				comps = append(comps, c)
-			}
+		comps, ok := out.components(j.path, ex.Name(), pkgs, err)
+		if !ok {
+			continue
 		}
 		if ex.Name() == gomod.Name {
 			var w *FileError
@@ -616,6 +600,32 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		out.comps = append(out.comps, comps...)
 	}
 	return out
+}
+
+// components turns what one extractor read of a file into components.
+// An error with nothing read is the file's error (ok is false); with
+// packages read, the file was read in part (an extractor that skips a bad
+// entry and says so): the packages it did read count, with a warning.
+func (out *fileOutcome) components(file, exName string, pkgs []*extractor.Package, err error) (comps []sentinel.Component, ok bool) {
+	if err != nil {
+		fe := FileError{Path: file, Extractor: exName, Reason: err.Error()}
+		if len(pkgs) == 0 {
+			out.errs = append(out.errs, fe)
+			return nil, false
+		}
+		var pe *partialError
+		if !errors.As(err, &pe) {
+			fe.Reason = "some entries could not be read and were left out: " + strings.ReplaceAll(fe.Reason, "\n", "; ")
+		}
+		out.warnings = append(out.warnings, fe)
+	}
+	comps = make([]sentinel.Component, 0, len(pkgs))
+	for _, p := range pkgs {
+		if c, ok := toComponent(p, file, exName); ok {
+			comps = append(comps, c)
+		}
+	}
+	return comps, true
 }
 
 // runOnePass runs one of Sentinel's own lockfile readers, returning the

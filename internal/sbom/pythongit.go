@@ -39,23 +39,19 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	for _, p := range inv.Packages {
 		have[pep503(p.Name)] = true
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		name, repo, ref, ok := gitRequirement(line)
-		if !ok || have[pep503(name)] {
-			continue
+	add := func(p *extractor.Package) {
+		if !have[pep503(p.Name)] {
+			have[pep503(p.Name)] = true
+			p.PURLType, p.Location = "pypi", extractor.LocationFromPath(in.Path)
+			inv.Packages = append(inv.Packages, p)
 		}
-		have[pep503(name)] = true
-		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: pypiReleaseTag(ref), PURLType: "pypi",
-			Location: extractor.LocationFromPath(in.Path), SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		name, version, ok := archiveRequirement(line)
-		if !ok || have[pep503(name)] {
-			continue
+	for line := range strings.Lines(string(b)) {
+		if name, repo, ref, ok := gitRequirement(line); ok {
+			add(&extractor.Package{Name: name, Version: pypiReleaseTag(ref), SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+		} else if name, version, ok := archiveRequirement(line); ok {
+			add(&extractor.Package{Name: name, Version: version})
 		}
-		have[pep503(name)] = true
-		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: version, PURLType: "pypi",
-			Location: extractor.LocationFromPath(in.Path)})
 	}
 	return inv, err
 }

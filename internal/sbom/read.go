@@ -98,19 +98,19 @@ func ReadSBOMFile(path string) (*Result, error) {
 
 // isSPDXTagValue reports whether b is an SPDX tag-value document: an
 // SPDXVersion tag on one of its first lines.
-func isSPDXTagValue(b []byte) bool {
-	head := b[:min(len(b), 4096)]
-	return bytes.HasPrefix(head, []byte("SPDXVersion:")) || bytes.Contains(head, []byte("\nSPDXVersion:"))
-}
+func isSPDXTagValue(b []byte) bool { return startsALine(b, "SPDXVersion:") }
 
 // isSPDXYAML reports whether b is an SPDX 2 YAML document: a top-level
 // spdxVersion key on one of its first lines.
 func isSPDXYAML(b []byte) bool {
-	if len(b) == 0 || b[0] == '{' || b[0] == '<' {
-		return false
-	}
+	return len(b) > 0 && b[0] != '{' && b[0] != '<' && startsALine(b, "spdxVersion:")
+}
+
+// startsALine reports whether one of the first lines of b (its first 4
+// KiB) starts with prefix.
+func startsALine(b []byte, prefix string) bool {
 	head := b[:min(len(b), 4096)]
-	return bytes.HasPrefix(head, []byte("spdxVersion:")) || bytes.Contains(head, []byte("\nspdxVersion:"))
+	return bytes.HasPrefix(head, []byte(prefix)) || bytes.Contains(head, []byte("\n"+prefix))
 }
 
 // isSPDXJSON reports whether a JSON document has an "spdxVersion" member

@@ -102,15 +102,22 @@ func TestReadSPDXEncodings(t *testing.T) {
 	}
 	for _, name := range []string{"spdx-spec-2.3-example.spdx.yaml", "spdx-spec-2.3-example.spdx"} {
 		got := mustReadSBOM(t, name)
-		if diff := cmp.Diff(want.Components, got.Components); diff != "" {
-			t.Errorf("%s: components (-json +%s):\n%s", name, name, diff)
-		}
-		if diff := cmp.Diff(want.Projects, got.Projects); diff != "" {
-			t.Errorf("%s: projects (-json +%s):\n%s", name, name, diff)
-		}
+		sameReading(t, want, got, "json", name)
 		if len(got.Warnings) != len(want.Warnings) {
 			t.Errorf("%s: %d warnings, the JSON %d", name, len(got.Warnings), len(want.Warnings))
 		}
+	}
+}
+
+// sameReading reports where two readings of one document (in two forms,
+// named a and b) give other components or projects.
+func sameReading(t *testing.T, want, got *sbom.Result, a, b string) {
+	t.Helper()
+	if diff := cmp.Diff(want.Components, got.Components); diff != "" {
+		t.Errorf("components (-%s +%s):\n%s", a, b, diff)
+	}
+	if diff := cmp.Diff(want.Projects, got.Projects); diff != "" {
+		t.Errorf("projects (-%s +%s):\n%s", a, b, diff)
 	}
 }
 
@@ -152,12 +159,7 @@ func TestReadSPDX3(t *testing.T) {
 			if len(want.Components) < 3 {
 				t.Fatalf("the SPDX 2 file gives %d components", len(want.Components))
 			}
-			if diff := cmp.Diff(want.Components, got.Components); diff != "" {
-				t.Errorf("components (-SPDX 2 +SPDX 3):\n%s", diff)
-			}
-			if diff := cmp.Diff(want.Projects, got.Projects); diff != "" {
-				t.Errorf("projects (-SPDX 2 +SPDX 3):\n%s", diff)
-			}
+			sameReading(t, want, got, "SPDX 2", "SPDX 3")
 			if len(got.Files) != 1 || got.Files[0].Extractor != "spdx-3.0" {
 				t.Errorf("files %+v", got.Files)
 			}
