@@ -21,6 +21,7 @@ import (
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagejson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	scalibrfs "github.com/google/osv-scalibr/fs"
@@ -175,6 +176,9 @@ type job struct {
 	exs     []filesystem.Extractor
 	project bool
 	binary  bool // exs read built software, through the open file (binaries.go)
+	// installed marks an installed package's own manifest, left to the
+	// operating system's package when that installed the file.
+	installed bool
 }
 
 // fileOutcome is one job's result.
@@ -253,12 +257,11 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	prog := newProgress(opts.Progress, opts.ProgressInterval)
-	var owned *osFiles
-	if kinds&Binaries != 0 {
-		owned = &osFiles{fsys: fsys}
-		if opts.FS == nil {
-			owned.absRoot = absRoot
-		}
+	// Read only when a program, an archive or an installed package's
+	// manifest asks whether the operating system's package installed it.
+	owned := &osFiles{fsys: fsys}
+	if opts.FS == nil {
+		owned.absRoot = absRoot
 	}
 
 	res := &Result{Root: root}
@@ -286,7 +289,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 					continue // drain: the walk has stopped
 				}
 				var out fileOutcome
-				if j.binary {
+				if j.installed && owned.owns(j.path) {
+					// the package's files: not read, as programs are not
+				} else if j.binary {
 					out = extractBinary(ctx, fsys, absRoot, j, owned)
 				} else {
 					out = extractFile(ctx, fsys, absRoot, j)
@@ -713,13 +718,18 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 		if i < 0 {
 			continue
 		}
-		matches, _ := fs.Glob(fsys, path.Join(globQuote(dir), r.pattern))
+		var matches []string
+		if r.list != nil {
+			matches = r.list(fsys, dir)
+		} else {
+			matches, _ = fs.Glob(fsys, path.Join(globQuote(dir), r.pattern))
+		}
 		for _, p := range matches {
 			fi, err := fs.Stat(fsys, p)
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			jobs = append(jobs, job{path: p, info: fi, exs: []filesystem.Extractor{exs[i]}})
+			jobs = append(jobs, job{path: p, info: fi, exs: []filesystem.Extractor{exs[i]}, installed: r.list != nil})
 		}
 		if len(jobs) > 0 && !h.all {
 			break
@@ -747,7 +757,11 @@ func globQuote(s string) string {
 // hiddenRecord is where a package manager's record of what it installed
 // is inside the directory it installs into (an fs.Glob pattern), and its
 // extractor.
-type hiddenRecord struct{ pattern, extractor string }
+type hiddenRecord struct {
+	pattern, extractor string
+	// list, when set, finds the records instead of pattern.
+	list func(fsys fs.FS, dir string) []string
+}
 
 // hiddenRecords are, by the name of the directory packages are installed
 // into, the project's lockfiles that take precedence and the records: the
@@ -761,12 +775,18 @@ var hiddenRecords = map[string]struct {
 	// (node_modules/.pnpm/lock.yaml).
 	"node_modules": {
 		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"},
-		records:   []hiddenRecord{{".package-lock.json", packagelockjson.Name}, {".pnpm/lock.yaml", pnpmlock.Name}},
+		records: []hiddenRecord{
+			{pattern: ".package-lock.json", extractor: packagelockjson.Name},
+			{pattern: ".pnpm/lock.yaml", extractor: pnpmlock.Name},
+			// Without either: the installed packages' own manifests
+			// (npminstalled.go).
+			{extractor: packagejson.Name, list: installedManifests},
+		},
 	},
 	// Composer (vendor/composer/installed.json, composerinstalled.go).
 	"vendor": {
 		lockfiles: []string{"composer.lock"},
-		records:   []hiddenRecord{{"composer/installed.json", composerInstalled.name}},
+		records:   []hiddenRecord{{pattern: "composer/installed.json", extractor: composerInstalled.name}},
 	},
 	// A Python virtual environment's installed distributions, one
 	// METADATA each (pyinstalled.go).

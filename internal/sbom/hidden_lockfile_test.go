@@ -2,8 +2,10 @@ package sbom_test
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -315,4 +317,108 @@ func names(comps []sentinel.Component) []string {
 		out = append(out, c.Name+"@"+c.Version)
 	}
 	return out
+}
+
+// TestInstalledNodeModules: a node_modules folder with no lockfile in it
+// or beside it (yarn and bun keep none; an image may drop npm's) is read
+// from its installed packages' own package.json files: every package at
+// node_modules/<name> and node_modules/@<scope>/<name>, nested ones too,
+// each at its manifest with the license it declares (read off the files
+// here); a hidden lockfile, when there is one, wins; and a package the
+// operating system's package manager installed is left to that package.
+func TestInstalledNodeModules(t *testing.T) {
+	const dir = "testdata/lock-variants/npm-installed"
+	layout := regexp.MustCompile(`(^|/)node_modules/(@[^/]+/)?[^/@.][^/]*/package\.json$`)
+	type manifest struct {
+		Name, Version string
+		License       string
+	}
+	var want, wantLic []string
+	nested := 0
+	err := filepath.WalkDir(filepath.Join(dir, "node_modules"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, dir+string(filepath.Separator)))
+		if !layout.MatchString(rel) {
+			return nil
+		}
+		if strings.Count(rel, "node_modules/") > 1 {
+			nested++
+		}
+		var m manifest
+		mustJSON(t, p, &m)
+		want = append(want, m.Name+"@"+m.Version+" "+rel)
+		wantLic = append(wantLic, m.Name+" "+m.License)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 40 || nested == 0 || !slices.ContainsFunc(want, func(s string) bool { return strings.HasPrefix(s, "@") }) {
+		t.Fatalf("the tree holds %d packages, %d nested: want many, nested and scoped ones", len(want), nested)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors %v", res.Errors)
+	}
+	var got, gotLic []string
+	for _, c := range res.Components {
+		if len(c.Locations) != 1 {
+			t.Errorf("%s at %v, want its own package.json", c.Purl, c.Locations)
+			continue
+		}
+		got = append(got, c.Name+"@"+c.Version+" "+c.Locations[0])
+		gotLic = append(gotLic, c.Name+" "+strings.Join(c.Licenses, ","))
+	}
+	if diff := cmp.Diff(set(want), set(got)); diff != "" {
+		t.Errorf("components (-files +read):\n%s", diff)
+	}
+	if diff := cmp.Diff(set(wantLic), set(gotLic)); diff != "" {
+		t.Errorf("licenses (-files +read):\n%s", diff)
+	}
+
+	// npm's hidden lockfile, where there is one, is what is read.
+	tmp := t.TempDir()
+	if err := os.CopyFS(tmp, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	hidden := `{"name":"installed-app","lockfileVersion":3,"requires":true,"packages":{"node_modules/express":{"version":"4.17.1"}}}`
+	if err := os.WriteFile(filepath.Join(tmp, "node_modules", ".package-lock.json"), []byte(hidden), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = sbom.Extract(context.Background(), tmp, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(res.Components); !slices.Equal(got, []string{"express@4.17.1"}) {
+		t.Errorf("with a hidden lockfile: %v, want its express@4.17.1 alone", got)
+	}
+
+	// Installed globally by a distribution's package (as Node's own npm
+	// is): the files dpkg lists are its, the others are read.
+	mem := fstest.MapFS{}
+	err = fs.WalkDir(os.DirFS(dir), "node_modules", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(os.DirFS(dir), p)
+		mem["usr/lib/"+p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem["var/lib/dpkg/info/node-express.list"] = &fstest.MapFile{Data: []byte("/usr/lib/node_modules\n/usr/lib/node_modules/express\n/usr/lib/node_modules/express/package.json\n")}
+	res, err = sbom.Extract(context.Background(), "host", sbom.Options{FS: mem, Kinds: sbom.Languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := names(res.Components)
+	if slices.Contains(read, "express@4.17.1") || len(read) != len(want)-1 {
+		t.Errorf("read %d packages (express among them: %v), want the %d dpkg does not list", len(read), slices.Contains(read, "express@4.17.1"), len(want)-1)
+	}
 }

@@ -53,9 +53,9 @@ var venvRecords = struct {
 }{
 	lockfiles: []string{"poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock", "pylock.toml"},
 	records: []hiddenRecord{
-		{"lib/python*/site-packages/*.dist-info/METADATA", wheelegg.Name},
-		{"lib/python*/site-packages/*.egg-info/PKG-INFO", wheelegg.Name},
-		{"Lib/site-packages/*.dist-info/METADATA", wheelegg.Name},
+		{pattern: "lib/python*/site-packages/*.dist-info/METADATA", extractor: wheelegg.Name},
+		{pattern: "lib/python*/site-packages/*.egg-info/PKG-INFO", extractor: wheelegg.Name},
+		{pattern: "Lib/site-packages/*.dist-info/METADATA", extractor: wheelegg.Name},
 	},
 	all: true,
 }

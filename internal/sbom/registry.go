@@ -32,6 +32,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/bunlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagejson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/yarnlock"
@@ -79,6 +80,7 @@ var registry = []struct {
 	{yarnlock.Name, Languages, newYarnLock},                                               // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, wrap[pnpmLockExtractor](pnpmlock.New)},                     // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, wrap[bunLock](bunlock.New)},                                 // bun.lock (text format), with tarball addresses' versions (bunlock.go)
+	{packagejson.Name, Languages, wrap[npmInstalled](packagejson.New)},                    // node_modules/**/package.json where node_modules keeps no lockfile and the project has none (npminstalled.go)
 	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
 	{requirements.Name, Languages, wrap[requirementsTxt](requirements.New)},               // requirements*.txt, with requirements from git repositories
