@@ -404,7 +404,11 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				Reason: fmt.Sprintf("file is %d bytes, larger than the %d byte limit", fi.Size(), maxSize)})
 			return nil
 		}
-		queue.put(job{path: p, info: fi, exs: matched, project: isProject})
+		installed := len(matched) > 0 && !slices.ContainsFunc(matched, func(ex filesystem.Extractor) bool {
+			_, ok := ex.(installedReader)
+			return !ok
+		})
+		queue.put(job{path: p, info: fi, exs: matched, project: isProject, installed: installed})
 		return nil
 	})
 	if walkErr != nil {
@@ -753,6 +757,13 @@ func globQuote(s string) string {
 	}
 	return b.String()
 }
+
+// installedReader is an extractor of a package manager's records of the
+// packages it installed (site-packages, node_modules, a gem home): a
+// record the operating system's package manager installed is left to
+// that package (osFiles), whose advisories know the distribution's
+// patches.
+type installedReader interface{ installedRecord() }
 
 // hiddenRecord is where a package manager's record of what it installed
 // is inside the directory it installs into (an fs.Glob pattern), and its

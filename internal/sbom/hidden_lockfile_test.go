@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"bytes"
 	"context"
 	"io/fs"
 	"os"
@@ -420,5 +421,95 @@ func TestInstalledNodeModules(t *testing.T) {
 	read := names(res.Components)
 	if slices.Contains(read, "express@4.17.1") || len(read) != len(want)-1 {
 		t.Errorf("read %d packages (express among them: %v), want the %d dpkg does not list", len(read), slices.Contains(read, "express@4.17.1"), len(want)-1)
+	}
+}
+
+// TestInstalledGems: the gems a gem home records (Ruby 3.1's own default
+// and bundled gems here, as Debian's libruby3.1 installs them, moved to
+// /usr/local as a Ruby built from source has them) are components with
+// the name, version and licenses each specification states (read off the
+// files here); the same records installed by dpkg are its package's.
+func TestInstalledGems(t *testing.T) {
+	const dir = "testdata/lock-variants/ruby-installed"
+	const home = "usr/local/lib/ruby/gems/3.1.0"
+	field := regexp.MustCompile(`(?m)^\s*s\.(name|version) = "([^"]+)"`)
+	var want []string
+	licensed := map[string]bool{} // gems whose specification names a license
+	walk := func(fn func(rel string, b []byte)) {
+		t.Helper()
+		err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(os.DirFS(dir), p)
+			if err == nil {
+				fn(p, b)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	defaults := 0
+	walk(func(rel string, b []byte) {
+		kv := map[string]string{}
+		for _, m := range field.FindAllSubmatch(b, -1) {
+			kv[string(m[1])] = string(m[2])
+		}
+		want = append(want, kv["name"]+"@"+kv["version"]+" "+rel)
+		licensed[kv["name"]] = bytes.Contains(b, []byte("s.licenses = [")) || bytes.Contains(b, []byte("s.license = "))
+		if strings.Contains(rel, "/specifications/default/") {
+			defaults++
+		}
+	})
+	if len(want) < 80 || defaults < 40 {
+		t.Fatalf("the tree records %d gems, %d default ones", len(want), defaults)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors %v", res.Errors)
+	}
+	var got []string
+	lic := map[string][]string{}
+	for _, c := range res.Components {
+		if !strings.HasPrefix(c.Purl, "pkg:gem/") || len(c.Locations) != 1 {
+			t.Errorf("%s at %v", c.Purl, c.Locations)
+			continue
+		}
+		got = append(got, c.Name+"@"+c.Version+" "+c.Locations[0])
+		lic[c.Name] = c.Licenses
+		if licensed[c.Name] != (len(c.Licenses) > 0) {
+			t.Errorf("%s: licenses %q, the specification names one: %v", c.Name, c.Licenses, licensed[c.Name])
+		}
+	}
+	if diff := cmp.Diff(set(want), set(got)); diff != "" {
+		t.Errorf("components (-files +read):\n%s", diff)
+	}
+	// As two of the files write them.
+	if !slices.Equal(lic["uri"], []string{"Ruby", "BSD-2-Clause"}) || !slices.Equal(lic["bundler"], []string{"MIT"}) {
+		t.Errorf("uri %q, bundler %q", lic["uri"], lic["bundler"])
+	}
+
+	// The same gem home where Debian's package put it: dpkg's.
+	mem := fstest.MapFS{}
+	var list strings.Builder
+	walk(func(rel string, b []byte) {
+		p := strings.Replace(rel, home, "usr/lib/ruby/gems/3.1.0", 1)
+		mem[p] = &fstest.MapFile{Data: b}
+		if !strings.Contains(p, "/uri-") {
+			list.WriteString("/" + p + "\n")
+		}
+	})
+	mem["var/lib/dpkg/info/libruby3.1:amd64.list"] = &fstest.MapFile{Data: []byte(list.String())}
+	res, err = sbom.Extract(context.Background(), "host", sbom.Options{FS: mem, Kinds: sbom.Languages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(res.Components); !slices.Equal(got, []string{"uri@0.11.0"}) {
+		t.Errorf("read %v, want only the gem dpkg does not list, uri@0.11.0", got)
 	}
 }

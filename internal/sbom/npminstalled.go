@@ -43,6 +43,9 @@ func (npmInstalled) FileRequired(api filesystem.FileAPI) bool {
 	return isInstalledManifest(api.Path())
 }
 
+// installedRecord implements installedReader.
+func (npmInstalled) installedRecord() {}
+
 // isInstalledManifest reports whether p is node_modules/<name>/package.json
 // or node_modules/@<scope>/<name>/package.json at any depth.
 func isInstalledManifest(p string) bool {

@@ -2,7 +2,9 @@ package sbom
 
 import (
 	"io/fs"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -67,4 +69,34 @@ func TestInstalledManifestLayout(t *testing.T) {
 			t.Errorf("listed %s, which isInstalledManifest refuses", p)
 		}
 	}
+}
+
+// FuzzInstalledRecords: the license readers of installed packages'
+// records (package.json, a gem's specification) and the path tests take
+// any input without panicking, and a license read is never empty.
+func FuzzInstalledRecords(f *testing.F) {
+	for _, p := range []string{
+		"testdata/lock-variants/npm-installed/node_modules/utils-merge/package.json",
+		"testdata/lock-variants/npm-installed/node_modules/@sindresorhus/is/package.json",
+		"testdata/lock-variants/ruby-installed/usr/local/lib/ruby/gems/3.1.0/specifications/default/uri-0.11.0.gemspec",
+	} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"license":{"type":"BSD"},"licenses":[{"type":"MIT"},"ISC",3]}`))
+	f.Add([]byte("  s.license = 'MIT'\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, ls := range [][]string{manifestLicenses(data), gemspecLicenses(data)} {
+			for _, l := range ls {
+				if strings.TrimSpace(l) == "" {
+					t.Fatalf("an empty license in %q", ls)
+				}
+			}
+		}
+		isInstalledManifest(string(data))
+		isInstalledGemspec(string(data))
+	})
 }

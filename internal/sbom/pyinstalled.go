@@ -31,6 +31,9 @@ type pythonInstalled struct {
 // FileRequired implements filesystem.Extractor.
 func (pythonInstalled) FileRequired(api filesystem.FileAPI) bool { return isInstalledDist(api.Path()) }
 
+// installedRecord implements installedReader.
+func (pythonInstalled) installedRecord() {}
+
 // isInstalledDist reports whether p (slash-separated, relative to the
 // scanned root) is the record of an installed distribution outside the
 // operating system's own.

@@ -47,6 +47,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/wheelegg"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/r/renvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemspec"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargolock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/swift/packageresolved"
@@ -92,6 +93,7 @@ var registry = []struct {
 	{pomxml.Name, Languages, pomxml.New},                                                  // pom.xml, offline: no parent or BOM import resolution
 	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
 	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
+	{gemspec.Name, Languages, wrap[rubyInstalled](gemspec.New)},                           // <gem home>/specifications/*.gemspec: installed gems, Ruby's default gems too (rubyinstalled.go)
 	{gemfilelock.Name, Languages, gemfilelock.New},                                        // Gemfile.lock, gems.locked
 	{composerlock.Name, Languages, composerlock.New},                                      // composer.lock
 	{composerInstalled.name, Languages, composerInstalled.factory()},                      // vendor/composer/installed.json without composer.lock: Sentinel's reader (composerinstalled.go)

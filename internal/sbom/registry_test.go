@@ -49,6 +49,7 @@ func TestRegistry(t *testing.T) {
 		"rust/cargolock":                     {"Cargo.lock"},
 		"swift/packageresolved":              {"Package.resolved", "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"},
 		"ruby/gemfilelock":                   {"Gemfile.lock"},
+		"ruby/gemspec":                       {"usr/local/lib/ruby/gems/3.1.0/specifications/rake-13.0.6.gemspec", "usr/local/bundle/specifications/default/uri-0.11.0.gemspec"},
 		"php/composerlock":                   {"composer.lock"},
 		"php/composerinstalled":              {"vendor/composer/installed.json", "app/vendor/composer/installed.json"},
 		"python/wheelegg":                    {"usr/local/lib/python3.11/dist-packages/requests-2.31.0.dist-info/METADATA", "venv/lib/python3.11/site-packages/six.egg-info/PKG-INFO"},
@@ -105,7 +106,7 @@ func TestRegistry(t *testing.T) {
 				}
 			}
 		}
-		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json", ".deps.json", "App.runtimeconfig.json", "installed.json", "composer/installed.json"} {
+		for _, p := range []string{"package.json", "README.md", "go.sum", "Cargo.toml", "node_modules/x/package-lock.json", ".deps.json", "App.runtimeconfig.json", "installed.json", "composer/installed.json", "mygem.gemspec", "gems/mygem/mygem.gemspec"} {
 			if ex.FileRequired(fakeFile{p}) {
 				t.Errorf("%s claims %s", ex.Name(), p)
 			}
