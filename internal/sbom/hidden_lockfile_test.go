@@ -359,10 +359,7 @@ func TestInstalledNodeModules(t *testing.T) {
 	if len(want) < 40 || nested == 0 || !slices.ContainsFunc(want, func(s string) bool { return strings.HasPrefix(s, "@") }) {
 		t.Fatalf("the tree holds %d packages, %d nested: want many, nested and scoped ones", len(want), nested)
 	}
-	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustExtract(t, dir)
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors %v", res.Errors)
 	}
@@ -391,10 +388,7 @@ func TestInstalledNodeModules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(tmp, "node_modules", ".package-lock.json"), []byte(hidden), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err = sbom.Extract(context.Background(), tmp, sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = mustExtract(t, tmp)
 	if got := names(res.Components); !slices.Equal(got, []string{"express@4.17.1"}) {
 		t.Errorf("with a hidden lockfile: %v, want its express@4.17.1 alone", got)
 	}
@@ -466,10 +460,7 @@ func TestInstalledGems(t *testing.T) {
 	if len(want) < 80 || defaults < 40 {
 		t.Fatalf("the tree records %d gems, %d default ones", len(want), defaults)
 	}
-	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := mustExtract(t, dir)
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors %v", res.Errors)
 	}
@@ -505,7 +496,7 @@ func TestInstalledGems(t *testing.T) {
 		}
 	})
 	mem["var/lib/dpkg/info/libruby3.1:amd64.list"] = &fstest.MapFile{Data: []byte(list.String())}
-	res, err = sbom.Extract(context.Background(), "host", sbom.Options{FS: mem, Kinds: sbom.Languages})
+	res, err := sbom.Extract(context.Background(), "host", sbom.Options{FS: mem, Kinds: sbom.Languages})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,17 +68,23 @@ func isInstalledManifest(p string) bool {
 
 // Extract implements filesystem.Extractor.
 func (e npmInstalled) Extract(ctx context.Context, input *filesystem.ScanInput) (inventory.Inventory, error) {
+	return extractLicensed(ctx, e.Extractor, input, manifestLicenses)
+}
+
+// extractLicensed runs ex on the input and gives every package it reads
+// the licenses licenses finds in the same bytes.
+func extractLicensed(ctx context.Context, ex filesystem.Extractor, input *filesystem.ScanInput, licenses func([]byte) []string) (inventory.Inventory, error) {
 	data, err := io.ReadAll(input.Reader)
 	if err != nil {
 		return inventory.Inventory{}, err
 	}
 	in := *input
 	in.Reader = bytes.NewReader(data)
-	inv, err := e.Extractor.Extract(ctx, &in)
+	inv, err := ex.Extract(ctx, &in)
 	if err != nil || len(inv.Packages) == 0 {
 		return inv, err
 	}
-	if ls := manifestLicenses(data); len(ls) > 0 {
+	if ls := licenses(data); len(ls) > 0 {
 		for _, p := range inv.Packages {
 			p.Licenses = ls
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"io"
 	"path"
 	"regexp"
 	"strings"
@@ -54,22 +53,7 @@ func isInstalledGemspec(p string) bool {
 
 // Extract implements filesystem.Extractor.
 func (e rubyInstalled) Extract(ctx context.Context, input *filesystem.ScanInput) (inventory.Inventory, error) {
-	data, err := io.ReadAll(input.Reader)
-	if err != nil {
-		return inventory.Inventory{}, err
-	}
-	in := *input
-	in.Reader = bytes.NewReader(data)
-	inv, err := e.Extractor.Extract(ctx, &in)
-	if err != nil || len(inv.Packages) == 0 {
-		return inv, err
-	}
-	if ls := gemspecLicenses(data); len(ls) > 0 {
-		for _, p := range inv.Packages {
-			p.Licenses = ls
-		}
-	}
-	return inv, nil
+	return extractLicensed(ctx, e.Extractor, input, gemspecLicenses)
 }
 
 // gemspecLicense is the license line RubyGems writes in a specification:
