@@ -404,11 +404,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				Reason: fmt.Sprintf("file is %d bytes, larger than the %d byte limit", fi.Size(), maxSize)})
 			return nil
 		}
-		installed := len(matched) > 0 && !slices.ContainsFunc(matched, func(ex filesystem.Extractor) bool {
-			_, ok := ex.(installedReader)
-			return !ok
-		})
-		queue.put(job{path: p, info: fi, exs: matched, project: isProject, installed: installed})
+		queue.put(job{path: p, info: fi, exs: matched, project: isProject, installed: installedOnly(matched)})
 		return nil
 	})
 	if walkErr != nil {
@@ -733,7 +729,8 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			jobs = append(jobs, job{path: p, info: fi, exs: []filesystem.Extractor{exs[i]}, installed: r.list != nil})
+			ex := []filesystem.Extractor{exs[i]}
+			jobs = append(jobs, job{path: p, info: fi, exs: ex, installed: installedOnly(ex)})
 		}
 		if len(jobs) > 0 && !h.all {
 			break
@@ -764,6 +761,15 @@ func globQuote(s string) string {
 // that package (osFiles), whose advisories know the distribution's
 // patches.
 type installedReader interface{ installedRecord() }
+
+// installedOnly reports whether exs are all installedReaders: a file only
+// they read is an installed package's record.
+func installedOnly(exs []filesystem.Extractor) bool {
+	return len(exs) > 0 && !slices.ContainsFunc(exs, func(ex filesystem.Extractor) bool {
+		_, ok := ex.(installedReader)
+		return !ok
+	})
+}
 
 // hiddenRecord is where a package manager's record of what it installed
 // is inside the directory it installs into (an fs.Glob pattern), and its
