@@ -24,6 +24,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagejson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemspec"
 	scalibrfs "github.com/google/osv-scalibr/fs"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -715,7 +716,7 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 	var jobs []job
 	for _, r := range h.records {
 		i := slices.IndexFunc(exs, func(e filesystem.Extractor) bool { return e.Name() == r.extractor })
-		if i < 0 {
+		if i < 0 || anyFile(fsys, path.Dir(dir), r.lockfiles...) {
 			continue
 		}
 		var matches []string
@@ -776,6 +777,9 @@ func installedOnly(exs []filesystem.Extractor) bool {
 // extractor.
 type hiddenRecord struct {
 	pattern, extractor string
+	// lockfiles are the project's lockfiles that take precedence over
+	// this record alone, beside those over every record of the directory.
+	lockfiles []string
 	// list, when set, finds the records instead of pattern.
 	list func(fsys fs.FS, dir string) []string
 }
@@ -800,10 +804,15 @@ var hiddenRecords = map[string]struct {
 			{extractor: packagejson.Name, list: installedManifests},
 		},
 	},
-	// Composer (vendor/composer/installed.json, composerinstalled.go).
+	// Composer (vendor/composer/installed.json, composerinstalled.go) and
+	// bundler's deployment path (vendor/bundle/ruby/3.3.0/specifications,
+	// rubyinstalled.go), each left to its own lockfile.
 	"vendor": {
-		lockfiles: []string{"composer.lock"},
-		records:   []hiddenRecord{{pattern: "composer/installed.json", extractor: composerInstalled.name}},
+		records: []hiddenRecord{
+			{pattern: "composer/installed.json", extractor: composerInstalled.name, lockfiles: []string{"composer.lock"}},
+			{pattern: "bundle/*/*/specifications/*.gemspec", extractor: gemspec.Name, lockfiles: []string{"Gemfile.lock", "gems.locked"}},
+		},
+		all: true,
 	},
 	// A Python virtual environment's installed distributions, one
 	// METADATA each (pyinstalled.go).

@@ -504,3 +504,77 @@ func TestInstalledGems(t *testing.T) {
 		t.Errorf("read %v, want only the gem dpkg does not list, uri@0.11.0", got)
 	}
 }
+
+// TestVendoredGems: a deployment's vendor/bundle (bundler's --deployment
+// path, the same specifications a gem home keeps: the real ones of
+// Ruby 3.1's bundled gems here) is read when the project has no
+// Gemfile.lock, and left to the Gemfile.lock when it has one; composer's
+// record in the same vendor folder is decided by composer.lock alone.
+func TestVendoredGems(t *testing.T) {
+	const specs = "testdata/lock-variants/ruby-installed/usr/local/lib/ruby/gems/3.1.0/specifications"
+	ents, err := os.ReadDir(specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	field := regexp.MustCompile(`(?m)^\s*s\.(name|version) = "([^"]+)"`)
+	mem := fstest.MapFS{"app/Gemfile": &fstest.MapFile{Data: []byte("source \"https://rubygems.org\"\n")}}
+	var want []string
+	for _, e := range ents {
+		if e.IsDir() { // specifications/default: Ruby's own, never vendored
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(specs, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem["app/vendor/bundle/ruby/3.1.0/specifications/"+e.Name()] = &fstest.MapFile{Data: b}
+		kv := map[string]string{}
+		for _, m := range field.FindAllSubmatch(b, -1) {
+			kv[string(m[1])] = string(m[2])
+		}
+		want = append(want, kv["name"]+"@"+kv["version"])
+	}
+	if len(want) < 10 {
+		t.Fatalf("%d specifications", len(want))
+	}
+	installed, err := os.ReadFile("testdata/lock-variants/composer-installed-v2/vendor/composer/installed.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem["app/vendor/composer/installed.json"] = &fstest.MapFile{Data: installed}
+	extract := func() (gems []string, composer int) {
+		t.Helper()
+		res, err := sbom.Extract(context.Background(), "app", sbom.Options{FS: mem, Kinds: sbom.Languages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range res.Components {
+			switch {
+			case strings.HasPrefix(c.Purl, "pkg:gem/"):
+				gems = append(gems, c.Name+"@"+c.Version)
+			case strings.HasPrefix(c.Purl, "pkg:composer/"):
+				composer++
+			default:
+				t.Errorf("unexpected %s", c.Purl)
+			}
+		}
+		return gems, composer
+	}
+
+	gems, composer := extract()
+	if diff := cmp.Diff(set(want), set(gems)); diff != "" {
+		t.Errorf("vendored gems (-specifications +read):\n%s", diff)
+	}
+	if composer == 0 {
+		t.Error("composer's installed.json beside them was not read")
+	}
+
+	mem["app/Gemfile.lock"] = &fstest.MapFile{Data: []byte("GEM\n  remote: https://rubygems.org/\n  specs:\n\nPLATFORMS\n  ruby\n\nDEPENDENCIES\n")}
+	gems, composer2 := extract()
+	if len(gems) != 0 {
+		t.Errorf("with a Gemfile.lock, vendor/bundle was read too: %v", gems)
+	}
+	if composer2 != composer {
+		t.Errorf("composer components %d with a Gemfile.lock, %d without", composer2, composer)
+	}
+}

@@ -20,9 +20,10 @@ import (
 // specifications/default/. Those records are read with scalibr's gemspec
 // extractor; a project's own <name>.gemspec (the gem being developed) is
 // not a dependency and is not read. A project's gems come from its
-// Gemfile.lock (bundler's vendor/bundle is never entered), and the
-// records dpkg, apk or RPM installed (Debian's ruby packages) are left to
-// their package, as programs are.
+// Gemfile.lock; bundler's vendor/bundle, where a deployment installs them,
+// is read only without one (hiddenRecords). The records dpkg, apk or RPM
+// installed (Debian's ruby packages) are left to their package, as
+// programs are.
 
 // rubyInstalled is scalibr's gemspec extractor on installed gems'
 // records only, adding the licenses each declares.
