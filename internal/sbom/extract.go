@@ -313,7 +313,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		close(done)
 	}()
 
-	var walkErrs []FileError
+	var walkErrs, walkWarns []FileError
 	walkErr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -368,6 +368,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		prog.walked()
 		if exclude.file(p) {
 			return nil
+		}
+		if kinds&Languages != 0 && d.Name() == bunBinaryLock && !anyFile(fsys, path.Dir(p), "bun.lock") {
+			walkWarns = append(walkWarns, FileError{Path: p, Reason: bunBinaryReason})
 		}
 		api := &fileAPI{path: p, d: d}
 		var matched []filesystem.Extractor
@@ -428,7 +431,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	var locals []local
 	roots := map[string][]string{}
 	rootFile := map[string]string{}
-	res.Errors = walkErrs
+	res.Errors, res.Warnings = walkErrs, walkWarns
 	for _, o := range collected {
 		res.Files = append(res.Files, o.files...)
 		res.Errors = append(res.Errors, o.errs...)
@@ -740,6 +743,17 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 	return jobs
 }
 
+// bunBinaryLock is the lockfile bun wrote before 1.2, in a binary format
+// of its own that only bun reads. It is not read: a warning says how to
+// write the text lockfile beside it (bun.lock, which is read), and a
+// node_modules bun installed is read as if the project had no lockfile.
+const bunBinaryLock = "bun.lockb"
+
+// bunBinaryReason is the warning for a bun.lockb without a bun.lock.
+const bunBinaryReason = "bun's binary lockfile is not read: write the text lockfile beside it " +
+	"(bun install --save-text-lockfile --frozen-lockfile --lockfile-only, bun 1.1.39 or later) " +
+	"and scan again; an installed node_modules beside it is read meanwhile"
+
 // globQuote escapes the characters fs.Glob reads as a pattern's, so that a
 // directory named "app/[slug]" is that directory.
 func globQuote(s string) string {
@@ -795,7 +809,8 @@ var hiddenRecords = map[string]struct {
 	// npm (node_modules/.package-lock.json) and pnpm
 	// (node_modules/.pnpm/lock.yaml).
 	"node_modules": {
-		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb"},
+		// Not bun.lockb, which is not read (bunBinaryLock).
+		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"},
 		records: []hiddenRecord{
 			{pattern: ".package-lock.json", extractor: packagelockjson.Name},
 			{pattern: ".pnpm/lock.yaml", extractor: pnpmlock.Name},

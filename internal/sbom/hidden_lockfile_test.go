@@ -5,6 +5,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -576,5 +577,53 @@ func TestVendoredGems(t *testing.T) {
 	}
 	if composer2 != composer {
 		t.Errorf("composer components %d with a Gemfile.lock, %d without", composer2, composer)
+	}
+}
+
+// TestBunBinaryLockfile: bun.lockb, bun's binary lockfile, is not read; a
+// warning says how to write the text one, and the node_modules bun
+// installed is read as for a project without a lockfile. Beside a
+// bun.lock (read instead) it is no news.
+func TestBunBinaryLockfile(t *testing.T) {
+	const installed = "testdata/lock-variants/npm-installed"
+	mem := fstest.MapFS{}
+	err := fs.WalkDir(os.DirFS(installed), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(os.DirFS(installed), p)
+		mem["app/"+p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	extract := func() *sbom.Result {
+		t.Helper()
+		res, err := sbom.Extract(context.Background(), "app", sbom.Options{FS: mem, Kinds: sbom.Languages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	want := names(extract().Components)
+	if len(want) < 50 {
+		t.Fatalf("node_modules alone: %d components", len(want))
+	}
+
+	// The first bytes bun writes; the rest is never read.
+	mem["app/bun.lockb"] = &fstest.MapFile{Data: []byte("#!/usr/bin/env bun\nbun-lockfile-format-v0\n\x02\x00\x00\x00")}
+	res := extract()
+	if got := names(res.Components); !slices.Equal(got, want) {
+		t.Errorf("with bun.lockb: %d components, %d without", len(got), len(want))
+	}
+	if len(res.Warnings) != 1 || path.Base(res.Warnings[0].Path) != "bun.lockb" || !strings.Contains(res.Warnings[0].Reason, "--save-text-lockfile") {
+		t.Errorf("warnings %v, want one on bun.lockb saying how to write bun.lock", res.Warnings)
+	}
+
+	mem["app/bun.lock"] = &fstest.MapFile{Data: []byte(`{"lockfileVersion": 1, "workspaces": {"": {"name": "app"}}, "packages": {}}`)}
+	res = extract()
+	if len(res.Warnings) != 0 || len(res.Components) != 0 {
+		t.Errorf("beside bun.lock: warnings %v, %d components (node_modules read despite the lockfile)", res.Warnings, len(res.Components))
 	}
 }
