@@ -231,7 +231,7 @@ func (idx eolIndex) statusByKey(key string, u packageurl.PackageURL, now time.Ti
 	if len(prods) == 0 {
 		return nil
 	}
-	v := upstreamVersion(u.Type, u.Version)
+	v := upstreamVersion(u.Type, purl.Version(u))
 	for _, p := range prods {
 		for _, r := range p.releases {
 			if !cycleMatches(r.ReleaseCycle, v) {

@@ -353,10 +353,9 @@ func (idx *Index) read(q *query, p string) {
 		q.res = sentinel.MatchResult{Purl: p, Matches: noMatches(), EOL: q.eol}
 		return
 	}
-	q.eco, q.ver = eco, u.Version
-	if len(u.Qualifiers) > 0 { // a distribution package's source or epoch
-		q.ver = purl.Version(u)
-	}
+	// A distribution package's source version or epoch, the Go
+	// standard library's release without its "go".
+	q.eco, q.ver = eco, purl.Version(u)
 	q.hash = idx.pkgs.hash(key)
 }
 

@@ -225,6 +225,27 @@ func ids(ms []sentinel.AdvisoryMatch) []string {
 	return out
 }
 
+// TestMatchGoStdlib: the standard library matches the same advisories and
+// end of life however an SBOM writes it: OSV's name, cyclonedx-gomod's
+// pkg:golang/std with the toolchain's tag as its version.
+func TestMatchGoStdlib(t *testing.T) {
+	idx := mustFixtures(t).index
+	want := idx.MatchBatch([]string{"pkg:golang/stdlib@1.5.2"})[0]
+	if len(want.Matches) == 0 {
+		t.Fatal("stdlib 1.5.2 matches nothing (GO-2021-0160 expected)")
+	}
+	for _, p := range []string{"pkg:golang/std@go1.5.2", "pkg:golang/stdlib@go1.5.2", "pkg:golang/stdlib@v1.5.2"} {
+		got := idx.MatchBatch([]string{p})[0]
+		if got.Error != "" || !slices.Equal(ids(got.Matches), ids(want.Matches)) || len(got.Undecided) != len(want.Undecided) {
+			t.Errorf("%s: matches %v undecided %v error %q; stdlib@1.5.2: %v %v", p, ids(got.Matches), got.Undecided, got.Error, ids(want.Matches), want.Undecided)
+		}
+	}
+	eol, err := idx.EOL("pkg:golang/std@go1.21.13")
+	if err != nil || eol == nil || eol.ReleaseCycle != "1.21" {
+		t.Errorf("EOL(std@go1.21.13) = %+v, %v; want Go's 1.21 cycle", eol, err)
+	}
+}
+
 // TestMatchPackage covers ecosystems reached without a purl: Go's stdlib
 // and OSS-Fuzz records, whose GIT ranges cannot be decided from a version.
 func TestMatchPackage(t *testing.T) {

@@ -73,6 +73,9 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 	case "pypi":
 		return "PyPI", NormalizeName("PyPI", n), nil
 	case "golang":
+		if goStdlib(ns, n) {
+			return "Go", "stdlib", nil
+		}
 		return "Go", joinSlash(), nil
 	case "maven":
 		if ns == "" {
@@ -212,8 +215,20 @@ func sourceName(n string, q map[string]string) string {
 // Version returns the version OSV compares for u: a Debian package's
 // source version (the source_version qualifier, or the version in Syft's
 // "upstream=name@version") where it differs from the binary package's, an
-// rpm version with its epoch ("1:3.0.7-27.el9"); else u.Version.
+// rpm version with its epoch ("1:3.0.7-27.el9"), the Go standard library's
+// release without the "go" its tags carry ("go1.22.0" is 1.22.0); else
+// u.Version.
 func Version(u packageurl.PackageURL) string {
+	switch u.Type {
+	case "golang":
+		if goStdlib(u.Namespace, u.Name) {
+			return strings.TrimPrefix(u.Version, "go")
+		}
+		return u.Version
+	case "deb", "rpm":
+	default:
+		return u.Version
+	}
 	q := u.Qualifiers.Map()
 	switch u.Type {
 	case "deb":
@@ -374,6 +389,13 @@ func Resolve(s string) (u packageurl.PackageURL, eco, name string, err error) {
 	return u, eco, name, err
 }
 
+// goStdlib reports whether a golang purl's namespace and name are the
+// standard library's: OSV's "stdlib", which Syft and Sentinel write, or
+// "std", as cyclonedx-gomod does.
+func goStdlib(ns, n string) bool {
+	return ns == "" && (n == "stdlib" || n == "std")
+}
+
 // fastTypes are the purl types resolveFast reads, with their OSV ecosystem:
 // registry types whose only adjustments are lowercasing (golang, composer)
 // or PyPI's name normalisation.
@@ -443,6 +465,10 @@ func resolveFast(s string) (u packageurl.PackageURL, eco, name string, ok bool) 
 	case "bitnami":
 		if ns != "" {
 			return u, "", "", false // a namespace keeps its case in the parser
+		}
+	case "golang":
+		if goStdlib(ns, n) {
+			return u, "", "", false // its name and version are OSV's (Version)
 		}
 	}
 	u = packageurl.PackageURL{Type: typ, Namespace: ns, Name: n, Version: version, Qualifiers: packageurl.Qualifiers{}}

@@ -35,6 +35,12 @@ func TestToEcosystem(t *testing.T) {
 		{purl: "pkg:apk/alpine/musl@1.2.4-r2?distro=alpine-3.18.4", eco: "Alpine:v3.18", name: "musl", version: "1.2.4-r2"},
 		{purl: "pkg:rpm/redhat/openssl@3.0.7", eco: "Red Hat", name: "openssl", version: "3.0.7"},
 		{purl: "pkg:bitnami/joomla@3.9.22", eco: "Bitnami", name: "joomla", version: "3.9.22"},
+		// The Go standard library as OSV names it, as cyclonedx-gomod
+		// writes it (std, its tag), and with Syft's or a tag's version.
+		{purl: "pkg:golang/stdlib@1.22.0", eco: "Go", name: "stdlib", version: "1.22.0"},
+		{purl: "pkg:golang/std@go1.22.0", eco: "Go", name: "stdlib", version: "1.22.0"},
+		{purl: "pkg:golang/stdlib@go1.21.13", eco: "Go", name: "stdlib", version: "1.21.13"},
+		{purl: "pkg:golang/example.com/std@go1.0.0", eco: "Go", name: "example.com/std", version: "go1.0.0"},
 		// Distribution packages are named by their source package, as
 		// OSV's Debian and Alpine records are keyed: Sentinel's OS
 		// extraction writes source= (dpkg) and origin= (apk), Syft upstream=.
