@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,8 +26,12 @@ var printer = message.NewPrinter(language.English)
 // list, the JSF signature schema and (1.7) the cryptography definitions
 // they refer to; all are embedded from
 // schema/ (see schema/README.md), never fetched. Format assertions are on:
-// a "date-time", "email", "iri-reference" or "idn-email" that is not one is
-// an error, as the CycloneDX test vectors expect.
+// a "date-time", "email" or "idn-email" that is not one is an error, as the
+// CycloneDX test vectors expect. "iri-reference" is not asserted, as
+// CycloneDX's own validator (cyclonedx-javascript-library) does not: the
+// URLs producers copy from package metadata into externalReferences are
+// often not RFC 3987 references ("git@github.com:owner/repo.git", which npm
+// sbom writes), and rejecting them would refuse npm's own SBOMs.
 //
 // The schemas are compiled once per version, on first use.
 
@@ -46,6 +51,7 @@ func schemaFor(specVersion string) (*jsonschema.Schema, error) {
 	f, _ := compiled.LoadOrStore(specVersion, sync.OnceValues(func() (*jsonschema.Schema, error) {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
+		c.RegisterFormat(anyIRIReference)
 		main := "bom-" + specVersion + ".schema.json"
 		for _, name := range []string{main, "spdx.schema.json", "jsf-0.82.schema.json", "cryptography-defs.schema.json"} {
 			b, err := schemaFS.ReadFile("schema/" + name)
@@ -64,6 +70,9 @@ func schemaFor(specVersion string) (*jsonschema.Schema, error) {
 	}))
 	return f.(func() (*jsonschema.Schema, error))()
 }
+
+// anyIRIReference is the "iri-reference" format that accepts every string.
+var anyIRIReference = &jsonschema.Format{Name: "iri-reference", Validate: func(any) error { return nil }}
 
 // ErrInvalidBOM is wrapped by every error Validate returns for a document
 // that is not valid CycloneDX JSON.
@@ -151,7 +160,13 @@ func validateInst(data []byte) (any, error) {
 	}
 	out := &ValidationError{SpecVersion: head.SpecVersion}
 	for _, leaf := range leaves(ve) {
-		out.Errors = append(out.Errors, SchemaError{Path: jsonPath(leaf.InstanceLocation), Reason: leaf.ErrorKind.LocalizedString(printer)})
+		// One value can fail the same way in several branches of an
+		// anyOf or oneOf: it is one error.
+		e := SchemaError{Path: jsonPath(leaf.InstanceLocation), Reason: leaf.ErrorKind.LocalizedString(printer)}
+		if slices.Contains(out.Errors, e) {
+			continue
+		}
+		out.Errors = append(out.Errors, e)
 		if len(out.Errors) == MaxSchemaErrors {
 			break
 		}

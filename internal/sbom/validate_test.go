@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -92,6 +93,40 @@ func TestValidateErrors(t *testing.T) {
 				t.Errorf("errors %+v lack %s: %s", ve.Errors, tc.path, tc.reason)
 			}
 		})
+	}
+}
+
+// TestValidateProducers: real producers' documents validate. npm sbom
+// copies a repository written as "git@github.com:owner/repo.git" into
+// externalReferences[].url, which is not an RFC 3987 IRI reference;
+// CycloneDX's own validator does not assert that format, nor does this one.
+// An error is reported once, however many branches of the schema it fails.
+func TestValidateProducers(t *testing.T) {
+	for _, name := range []string{"npm-11.19.1-cheerio.cdx.json", "npm-11.19.1-express.cdx.json", "cyclonedx-npm-express.cdx.json"} {
+		b := mustRead(t, filepath.Join("testdata/sboms", name))
+		if name == "npm-11.19.1-cheerio.cdx.json" && !bytes.Contains(b, []byte(`"url": "git@github.com:`)) {
+			t.Fatalf("%s has no scp-style repository URL", name)
+		}
+		if err := sbom.Validate(b); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+
+	doc := `{"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1, "metadata": {"timestamp": "yesterday"},
+		"components": [{"type": "library", "name": "a", "externalReferences": [{"type": "vcs", "url": 42}]}]}`
+	var ve *sbom.ValidationError
+	if err := sbom.Validate([]byte(doc)); !errors.As(err, &ve) {
+		t.Fatalf("Validate = %v", err)
+	}
+	seen := map[sbom.SchemaError]bool{}
+	for _, e := range ve.Errors {
+		if seen[e] {
+			t.Errorf("%s: %s reported twice in %+v", e.Path, e.Reason, ve.Errors)
+		}
+		seen[e] = true
+	}
+	if len(ve.Errors) < 2 {
+		t.Errorf("errors %+v: want the timestamp's and the url's", ve.Errors)
 	}
 }
 
