@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
