@@ -266,10 +266,15 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		}
 	}
 	if o.scan.from != "" && len(res.Components) == 0 {
-		if main := res.MainProject(); main != nil {
-			return fmt.Errorf("%s lists no components besides its subject, %s %s: there is nothing to check, so the gate cannot pass", o.scan.from, main.Name, main.Version)
+		// Components it lists that cannot be checked (no purl) say why.
+		why := ""
+		for _, w := range res.Warnings {
+			why += "; " + w.Reason
 		}
-		return fmt.Errorf("%s lists no components: there is nothing to check, so the gate cannot pass", o.scan.from)
+		if main := res.MainProject(); main != nil {
+			return fmt.Errorf("%s lists no components that can be checked besides its subject, %s %s: there is nothing to check, so the gate cannot pass%s", o.scan.from, main.Name, main.Version, why)
+		}
+		return fmt.Errorf("%s lists no components that can be checked: there is nothing to check, so the gate cannot pass%s", o.scan.from, why)
 	}
 	if o.scan.from == "" && len(res.Files) == 0 {
 		if len(res.Projects) > 0 {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
 // Matcher answers which advisories affect a purl, and whether its release
@@ -324,9 +325,16 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 		}
 		res.Changes = append(res.Changes, ch...)
 	}
-	// What is no longer present is resolved.
+	// What is no longer present is resolved. A component the source
+	// still lists by name and version, but without a purl (an SBOM another
+	// tool wrote), is still present: it cannot be matched again, and its
+	// findings stay as they are.
+	unnamed := listedWithoutPurl(in.Components)
 	for _, f := range existing {
 		if f.Status != sentinel.StatusOpen && f.Status != sentinel.StatusAccepted {
+			continue
+		}
+		if unnamed.has(f.Purl) {
 			continue
 		}
 		prev := f.Status
@@ -542,4 +550,44 @@ func EscalatedData(f *sentinel.Finding, asset *sentinel.Asset, prev int) sentine
 		FindingID: f.ID, Category: f.Category, CWE: f.CWE, RiskScore: f.RiskScore, PreviousRiskScore: prev,
 		AssetID: f.AssetID, AssetCriticality: asset.Criticality, SLAWindowHours: int(sentinel.SLAWindow(f.Band) / time.Hour),
 		PrimaryRiskCategory: f.Category, Compliance: f.Compliance}
+}
+
+// unnamedComponents are the name@version keys (lowercased name) of the
+// components a source lists without a purl.
+type unnamedComponents map[string]bool
+
+// listedWithoutPurl collects the components of comps that have a name and
+// a version but no purl.
+func listedWithoutPurl(comps []sentinel.Component) unnamedComponents {
+	var u unnamedComponents
+	for _, c := range comps {
+		if c.Purl != "" || c.Name == "" || c.Version == "" {
+			continue
+		}
+		if u == nil {
+			u = unnamedComponents{}
+		}
+		u[strings.ToLower(c.Name)+"@"+c.Version] = true
+	}
+	return u
+}
+
+// has reports whether the component of purl p is among them: the same
+// version, and the same name alone or with its namespace as the ecosystem
+// joins them (npm "@scope/name", Maven "group:artifact").
+func (u unnamedComponents) has(p string) bool {
+	if len(u) == 0 {
+		return false
+	}
+	pu, err := purl.Parse(p)
+	if err != nil || pu.Version == "" {
+		return false
+	}
+	name := strings.ToLower(pu.Name)
+	for _, n := range []string{name, strings.ToLower(pu.Namespace) + "/" + name, strings.ToLower(pu.Namespace) + ":" + name} {
+		if u[n+"@"+pu.Version] {
+			return true
+		}
+	}
+	return false
 }

@@ -132,6 +132,22 @@ func TestLifecycle(t *testing.T) {
 			if len(seq) != 2 || seq[0] != "resolved" || seq[1] != "open" {
 				t.Errorf("status changes: %v", seq)
 			}
+
+			// An SBOM that lists lodash 4.17.15 without a purl (another
+			// tool's) cannot match it, but it is still there: the finding
+			// stays open. Listed under another version, it is gone.
+			in.Components = []sentinel.Component{{Name: "lodash", Version: "4.17.15"}, {Name: "left-pad", Version: "1.0.0"}}
+			res, _ = e.Reconcile(ctx, in)
+			if res.Resolved != 0 || len(res.Changes) != 0 {
+				t.Errorf("listed without a purl: %+v", res)
+			}
+			if f, _ = db.FindFindingByID(ctx, org.ID, f.ID); f.Status != "open" {
+				t.Errorf("listed without a purl: %s", f.Status)
+			}
+			in.Components = []sentinel.Component{{Name: "lodash", Version: "4.17.21"}}
+			if res, _ = e.Reconcile(ctx, in); res.Resolved != 1 {
+				t.Errorf("listed without a purl at another version: %+v", res)
+			}
 		})
 	}
 }

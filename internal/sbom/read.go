@@ -206,11 +206,15 @@ func (d *Document) result() *Result {
 	res := &Result{}
 	out := make([]sentinel.Component, 0, len(d.Components))
 	var projects []sentinel.Component
-	noPurl := 0
+	var left leftOut
 	for _, c := range d.Components {
 		sc, ok := sbomComponent(c.Purl, c.Group, c.Name, c.Version, c.Type, c.Locations, c.Licenses)
 		if c.NoPurl || !ok {
-			noPurl++
+			name := c.Name
+			if c.Group != "" {
+				name = c.Group + "/" + name
+			}
+			left.add(c.Purl, name, c.Version)
 			continue
 		}
 		sc.DependsOn = edges(c.BOMRef)
@@ -242,11 +246,48 @@ func (d *Document) result() *Result {
 	}
 	res.Projects = append(res.Projects, projects...)
 	res.Files = []File{{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Packages: len(res.Components), Graph: len(d.Dependencies) > 0}}
-	if noPurl > 0 {
-		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion,
-			Reason: fmt.Sprintf("%d components without a purl are left out: they cannot be matched against advisories", noPurl)})
+	if r := left.reason("components"); r != "" {
+		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Reason: r})
 	}
 	return res
+}
+
+// leftOut are the components of an SBOM that cannot be matched: those
+// without a purl, and those whose purl does not parse, by name and version.
+type leftOut struct{ none, bad []string }
+
+func (l *leftOut) add(purl, name, version string) {
+	n := strings.TrimSpace(name + " " + version)
+	switch {
+	case purl != "":
+		l.bad = append(l.bad, fmt.Sprintf("%s %q", n, purl))
+	case n == "":
+		l.none = append(l.none, "(unnamed)")
+	default:
+		l.none = append(l.none, n)
+	}
+}
+
+// reason is the warning that says which were left out, "" when none
+// were; what is "components" or "packages".
+func (l *leftOut) reason(what string) string {
+	some := func(xs []string) string {
+		if len(xs) <= 3 {
+			return strings.Join(xs, ", ")
+		}
+		return strings.Join(xs[:3], ", ") + fmt.Sprintf(" and %d more", len(xs)-3)
+	}
+	var parts []string
+	if len(l.none) > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s without a purl (%s)", len(l.none), what, some(l.none)))
+	}
+	if len(l.bad) > 0 {
+		parts = append(parts, fmt.Sprintf("%d with a purl that does not parse (%s)", len(l.bad), some(l.bad)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " are left out: they cannot be matched against advisories"
 }
 
 // unnamedProject is the project of an SBOM whose subject has no purl.
@@ -310,7 +351,7 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		ok   bool
 	}
 	pkgs := make(map[string]pkg, len(doc.Packages))
-	noPurl := 0
+	var left leftOut
 	for _, p := range doc.Packages {
 		var pu string
 		for _, r := range p.ExternalRefs {
@@ -333,7 +374,9 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		}
 		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, nil, licenses)
 		if !ok {
-			noPurl++
+			if !slices.Contains(doc.DocumentDescribes, p.SPDXID) {
+				left.add(pu, p.Name, p.VersionInfo)
+			}
 			c.Licenses = licenses // for a described package without a purl
 		}
 		pkgs[p.SPDXID] = pkg{c, ok}
@@ -408,9 +451,8 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		res.Projects = []sentinel.Component{*project}
 	}
 	res.Files = []File{{Path: "sbom", Extractor: "spdx-" + v, Packages: len(res.Components), Graph: len(edges) > 0}}
-	if noPurl > 0 {
-		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "spdx-" + v,
-			Reason: fmt.Sprintf("%d packages without a purl are left out: they cannot be matched against advisories", noPurl)})
+	if r := left.reason("packages"); r != "" {
+		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "spdx-" + v, Reason: r})
 	}
 	return res
 }
