@@ -291,8 +291,12 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		}
 		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
 	}
-	var purls, unversioned, bounds []string
+	var purls, unversioned, commits, bounds []string
 	for _, comp := range res.Components {
+		if comp.Version == "" && strings.Contains(comp.Purl, "vcs_url=") {
+			commits = append(commits, comp.Name) // a git dependency whose lockfile records no version
+			continue
+		}
 		if comp.Version == "" {
 			unversioned = append(unversioned, comp.Name)
 			continue
@@ -305,6 +309,10 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	if len(unversioned) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d components have no pinned version and were not checked (%s): pin them in a lockfile",
 			len(unversioned), strings.Join(unversioned[:min(len(unversioned), 5)], ", ")+ciMore(len(unversioned)-5)))
+	}
+	if len(commits) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d git dependencies are pinned to a commit without a version and were not checked (%s): advisories name versions",
+			len(commits), strings.Join(commits[:min(len(commits), 5)], ", ")+ciMore(len(commits)-5)))
 	}
 	if len(bounds) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d components are version ranges, checked at the lowest version they allow (%s): pin them (pip freeze, a lockfile) to check what is installed",

@@ -1,6 +1,7 @@
 package sbom
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -431,16 +432,27 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		if name, version, ok := bunTarball(id); ok { // the version its address names (bunLock)
 			n = node{name: name, version: version}
 		}
-		if bunLocal(n.version) { // as bunLock gives it
+		switch {
+		case bunLocal(n.version): // as bunLock gives it
 			n.version, n.local = "", true
+		case strings.ContainsAny(n.version, ":/#"):
+			// A git commit, a tarball or a file: the component has no
+			// version (scalibr's bun.lock extractor).
+			n.version = ""
 		}
-		if len(v) > 2 {
+		// The dependencies are in the entry's first object: third in a
+		// registry package's [id, registry, {...}, integrity], second in a
+		// git or tarball one's [id, {...}, commit].
+		if i := slices.IndexFunc(v[1:], func(m json.RawMessage) bool {
+			m = bytes.TrimLeft(m, " \t\r\n")
+			return len(m) > 0 && m[0] == '{'
+		}); i >= 0 {
 			var meta struct {
 				Dependencies         map[string]string `json:"dependencies"`
 				OptionalDependencies map[string]string `json:"optionalDependencies"`
 				PeerDependencies     map[string]string `json:"peerDependencies"`
 			}
-			if json.Unmarshal(v[2], &meta) == nil {
+			if json.Unmarshal(v[1+i], &meta) == nil {
 				for _, m := range []map[string]string{meta.Dependencies, meta.OptionalDependencies, meta.PeerDependencies} {
 					for d := range m {
 						n.deps = append(n.deps, d)
@@ -478,14 +490,18 @@ func bunGraph(data []byte, lk *lockIndex) error {
 			}
 		}
 	}
-	for key, n := range nodes {
-		from, ok := lk.find(n.name, n.version)
-		if n.local {
-			// A workspace member ("@s/a@workspace:packages/a") or a linked
-			// folder is the project's own code, not a dependency; it is
-			// the component of its name without a version.
-			from, ok = lk.byNameVer[lk.norm(n.name)+"@"]
+	// A node without a version is the component of its name without one:
+	// a workspace member ("@s/a@workspace:packages/a") or a linked folder
+	// (the project's own code, not a dependency), a git or tarball source.
+	find := func(n node) (int, bool) {
+		if n.version == "" {
+			i, ok := lk.byNameVer[lk.norm(n.name)+"@"]
+			return i, ok
 		}
+		return lk.find(n.name, n.version)
+	}
+	for key, n := range nodes {
+		from, ok := find(n)
 		if !ok {
 			continue
 		}
@@ -494,7 +510,7 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		}
 		for _, d := range n.deps {
 			if t, found := resolve(key, d); found {
-				if to, found := lk.find(t.name, t.version); found {
+				if to, found := find(t); found {
 					lk.edge(from, to)
 				}
 			}
@@ -511,7 +527,7 @@ func bunGraph(data []byte, lk *lockIndex) error {
 					t, found = nested, true
 				}
 				if found {
-					if to, found := lk.find(t.name, t.version); found {
+					if to, found := find(t); found {
 						lk.root(dir, to)
 					}
 				}

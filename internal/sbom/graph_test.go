@@ -23,6 +23,30 @@ func componentByPurl(tb testing.TB, cs []sentinel.Component, purl string) sentin
 	return sentinel.Component{}
 }
 
+// TestBunGitGraph: a bun.lock git dependency's entry is [id, {deps},
+// commit], its dependencies second where a registry package's are third;
+// the package is the component without a version (bun records none), with
+// its edges from the project and to what it needs, as the file says.
+func TestBunGitGraph(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/bun-git")
+	var git *sentinel.Component
+	for i, c := range res.Components {
+		if c.Name == "tiny-dep" {
+			git = &res.Components[i]
+		}
+	}
+	if git == nil || git.Version != "" || !strings.Contains(git.Purl, "vcs_url=") {
+		t.Fatalf("tiny-dep: %+v", git)
+	}
+	if !slices.Equal(git.DependsOn, []string{"pkg:npm/ms@2.1.2"}) {
+		t.Errorf("tiny-dep depends on %v, want ms 2.1.2 (its entry's dependencies)", git.DependsOn)
+	}
+	p := res.MainProject()
+	if p == nil || !slices.Contains(p.DependsOn, git.Purl) || !slices.Contains(p.DependsOn, "pkg:npm/lodash@4.17.20") {
+		t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
+	}
+}
+
 // TestGraph checks edges read by hand from the lockfiles. Where a lockfile
 // installs two versions of a package, the edge must go to the one Node (or
 // the package manager) would load, not to the top-level one.
