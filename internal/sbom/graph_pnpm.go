@@ -346,6 +346,29 @@ func pnpmGraph(data []byte, lk *lockIndex) error {
 }
 
 func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
+	// A git or tarball dependency is referred to by its source
+	// ("tiny-dep@git+https://host/tiny-dep.git#<commit>"), its component by
+	// the name and version its "packages:" entry gives (packageID).
+	var bySource map[string]int
+	for key, p := range doc.Packages {
+		if p.Name == "" && p.Version == "" {
+			continue // named by its key, as find reads it
+		}
+		if i, ok := lk.find(doc.packageID(key, p)); ok {
+			if bySource == nil {
+				bySource = map[string]int{}
+			}
+			k, _, _ := strings.Cut(strings.TrimPrefix(key, "/"), "(")
+			bySource[k] = i
+		}
+	}
+	find := func(name, version string) (int, bool) {
+		if i, ok := lk.find(name, version); ok {
+			return i, true
+		}
+		i, ok := bySource[name+"@"+version]
+		return i, ok
+	}
 	importers := doc.Importers
 	if len(importers) == 0 && (doc.Dependencies != nil || doc.DevDependencies != nil) {
 		importers = map[string]pnpmDeps{".": doc.pnpmDeps} // v5 without workspaces
@@ -357,24 +380,20 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 				if v == "" {
 					continue // link: or file: (a workspace package, a directory)
 				}
-				if to, ok := lk.find(name, v); ok {
+				if to, ok := find(name, v); ok {
 					lk.root(dir, to)
 				}
 			}
 		}
 	}
-	link := func(name, version string, ds ...map[string]pnpmRef) {
-		from, ok := lk.find(name, version)
-		if !ok {
-			return
-		}
+	link := func(from int, ds ...map[string]pnpmRef) {
 		for _, m := range ds {
 			for dn, ref := range m {
 				dn, v := pnpmDepTarget(dn, string(ref))
 				if v == "" {
 					continue // link: or file:
 				}
-				if to, ok := lk.find(dn, v); ok {
+				if to, ok := find(dn, v); ok {
 					lk.edge(from, to)
 				}
 			}
@@ -382,13 +401,19 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	}
 	if len(doc.Snapshots) == 0 { // v6-v8: edges sit on packages
 		for key, p := range doc.Packages {
-			name, version := doc.packageID(key, p)
-			link(name, version, p.Dependencies, p.OptionalDependencies)
+			if from, ok := lk.find(doc.packageID(key, p)); ok {
+				link(from, p.Dependencies, p.OptionalDependencies)
+			}
 		}
 	}
 	for key, s := range doc.Snapshots {
-		name, version := pnpmKey(key)
-		link(name, version, s.Dependencies, s.OptionalDependencies)
+		from, ok := find(pnpmKey(key))
+		if k, _, _ := strings.Cut(key, "("); !ok {
+			from, ok = bySource[k]
+		}
+		if ok {
+			link(from, s.Dependencies, s.OptionalDependencies)
+		}
 	}
 }
 

@@ -47,6 +47,30 @@ func TestBunGitGraph(t *testing.T) {
 	}
 }
 
+// TestPnpmGitGraph: pnpm refers to a git dependency by its source, in
+// the importer, the "packages:" key and the snapshot
+// ("tiny-dep@git+http://...#<commit>"), and gives its version (1.0.0) in
+// the entry: the component at that version keeps its edges.
+func TestPnpmGitGraph(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/pnpm-git")
+	var git *sentinel.Component
+	for i, c := range res.Components {
+		if c.Name == "tiny-dep" {
+			git = &res.Components[i]
+		}
+	}
+	if git == nil || git.Version != "1.0.0" || !strings.Contains(git.Purl, "vcs_url=") {
+		t.Fatalf("tiny-dep: %+v", git)
+	}
+	if !slices.Equal(git.DependsOn, []string{"pkg:npm/ms@2.1.2"}) {
+		t.Errorf("tiny-dep depends on %v, want ms 2.1.2 (its snapshot's dependencies)", git.DependsOn)
+	}
+	p := res.MainProject()
+	if p == nil || !slices.Contains(p.DependsOn, git.Purl) || !slices.Contains(p.DependsOn, "pkg:npm/lodash@4.17.20") {
+		t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
+	}
+}
+
 // TestGraph checks edges read by hand from the lockfiles. Where a lockfile
 // installs two versions of a package, the edge must go to the one Node (or
 // the package manager) would load, not to the top-level one.
