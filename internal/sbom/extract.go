@@ -786,6 +786,29 @@ func installedOnly(exs []filesystem.Extractor) bool {
 	})
 }
 
+// projectDir is the directory of the project a lockfile or record at p
+// speaks for: where it is, or, for the records a package manager keeps
+// inside the folder it installs into (node_modules/.package-lock.json,
+// node_modules/.pnpm/lock.yaml, an installed package's package.json,
+// vendor/composer/installed.json, a virtual environment's METADATA), the
+// directory holding that folder, whose manifest names the project.
+func projectDir(p string) string {
+	dir := path.Dir(p)
+	rest := dir
+	for off := 0; rest != ""; {
+		seg, next, _ := strings.Cut(rest, "/")
+		if _, ok := hiddenRecords[seg]; ok {
+			if off == 0 {
+				return "."
+			}
+			return dir[:off-1]
+		}
+		off += len(seg) + 1
+		rest = next
+	}
+	return dir
+}
+
 // hiddenRecord is where a package manager's record of what it installed
 // is inside the directory it installs into (an fs.Glob pattern), and its
 // extractor.

@@ -92,11 +92,16 @@ var graphFormats = []string{
 	"poetry.lock", "uv.lock", "yarn.lock", "project.assets.json", ".deps.json", "installed.json",
 }
 
-// lockFormat is the key of a lockfile's base name in lockReaders and
-// graphFormats: the name itself, or ".deps.json" for <App>.deps.json.
-func lockFormat(base string) string {
-	if isDepsJSON(base) {
+// lockFormat is the key of the lockfile at p in lockReaders and
+// graphFormats: its base name, ".deps.json" for <App>.deps.json, and
+// "pnpm-lock.yaml" for the copy pnpm keeps in node_modules/.pnpm/lock.yaml.
+func lockFormat(p string) string {
+	base := path.Base(p)
+	switch {
+	case isDepsJSON(base):
 		return ".deps.json"
+	case base == "lock.yaml" && (p == "node_modules/.pnpm/lock.yaml" || strings.HasSuffix(p, "/node_modules/.pnpm/lock.yaml")):
+		return "pnpm-lock.yaml"
 	}
 	return base
 }
@@ -115,6 +120,8 @@ type lockIndex struct {
 	local    map[int]bool
 	vcs      map[int][]string // candidate vcs_url values (see setVCS)
 	licenses map[int][]string
+	// file is the lockfile's path.
+	file string
 	// sibling reads a file beside the lockfile (nil when there is none):
 	// yarn v1 records no root, its package.json does.
 	sibling func(name string) []byte
@@ -211,7 +218,7 @@ type lockAnnotation struct {
 // qualifiers, licenses. A file that cannot be read again keeps its
 // components as they are.
 func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, comps []sentinel.Component) lockAnnotation {
-	base := lockFormat(path.Base(p))
+	base := lockFormat(p)
 	read, ok := lockReaders[base]
 	if !ok || len(comps) == 0 || ctx.Err() != nil {
 		return lockAnnotation{}
@@ -226,7 +233,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		norm = strings.ToLower
 	}
 	lk := newLockIndex(comps, norm)
-	lk.pre = pre
+	lk.pre, lk.file = pre, p
 	lk.sibling = func(name string) []byte {
 		if fsys == nil {
 			return nil
@@ -294,7 +301,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		}
 	}
 	an := lockAnnotation{read: true, graph: slices.Contains(graphFormats, base), roots: map[string][]string{}}
-	dir := path.Dir(p)
+	dir := projectDir(p)
 	if base == "project.assets.json" && path.Base(dir) == "obj" {
 		dir = path.Dir(dir) // restore writes it in the project's obj/
 	}

@@ -133,11 +133,31 @@ func npmGraph(data []byte, lk *lockIndex) error {
 				for r := range d.Requires {
 					req = append(req, r)
 				}
-				nodes[key] = node{name: name, version: d.Version, resolved: string(d.Resolved), deps: req}
+				n := node{name: name, version: d.Version, resolved: string(d.Resolved), deps: req}
+				if real, ok := strings.CutPrefix(d.Version, "npm:"); ok {
+					// An alias: "old-lodash": {"version": "npm:lodash@4.17.15"}.
+					n.name, n.version = pnpmNameAtVersion(real)
+				} else if strings.ContainsAny(d.Version, ":/#") {
+					n.version = "" // a git or tarball source: its component has no version
+				}
+				nodes[key] = n
 				walk(key+"/", d.Dependencies)
 			}
 		}
 		walk("", lock.Dependencies)
+	}
+	if _, ok := nodes[""]; !ok {
+		// Version 1, or npm's hidden lockfile (node_modules/.package-lock.json),
+		// names no root: its direct dependencies are what the project's
+		// package.json names, each the package installed at the top,
+		// where Node finds it (an alias included: "old-lodash" is lodash).
+		for _, d := range npmManifestDeps(lk) {
+			if t, found := npmResolve(nodes, "", d); found {
+				if to, found := lk.find(nodes[t].name, nodes[t].version); found {
+					lk.root("", to)
+				}
+			}
+		}
 	}
 	for key, n := range nodes {
 		workspace := !strings.Contains(key, "node_modules/")
@@ -172,6 +192,32 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	return nil
+}
+
+// npmManifestDeps are the dependency names of the package.json beside an
+// npm lockfile, or, for the hidden one in node_modules, beside that
+// folder: dependencies, devDependencies and optionalDependencies.
+func npmManifestDeps(lk *lockIndex) []string {
+	name := "package.json"
+	if path.Base(lk.file) == ".package-lock.json" {
+		name = "../package.json"
+	}
+	b := lk.sibling(name)
+	var m struct {
+		Dependencies         map[string]any `json:"dependencies"`
+		DevDependencies      map[string]any `json:"devDependencies"`
+		OptionalDependencies map[string]any `json:"optionalDependencies"`
+	}
+	if b == nil || json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, deps := range []map[string]any{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
+		for d := range deps {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // npmResolve finds the install path that package dep resolves to when

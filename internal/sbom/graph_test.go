@@ -71,6 +71,19 @@ func TestPnpmGitGraph(t *testing.T) {
 	}
 }
 
+// TestNpmV1Roots: lockfile version 1 names no root; the project's direct
+// dependencies are the packages installed at the top for each name its
+// package.json gives, an alias ("old-lodash": lodash 4.17.15) too, even
+// where two versions of one package make the name alone ambiguous.
+func TestNpmV1Roots(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/npm-v1-alias")
+	p := res.MainProject()
+	want := []string{"pkg:npm/lodash@4.17.15", "pkg:npm/lodash@4.17.20"}
+	if p == nil || !slices.Equal(p.DependsOn, want) {
+		t.Errorf("project %+v: want direct dependencies %v", p, want)
+	}
+}
+
 // TestGraph checks edges read by hand from the lockfiles. Where a lockfile
 // installs two versions of a package, the edge must go to the one Node (or
 // the package manager) would load, not to the top-level one.

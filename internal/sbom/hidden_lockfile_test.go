@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -625,5 +626,53 @@ func TestBunBinaryLockfile(t *testing.T) {
 	res = extract()
 	if len(res.Warnings) != 0 || len(res.Components) != 0 {
 		t.Errorf("beside bun.lock: warnings %v, %d components (node_modules read despite the lockfile)", res.Warnings, len(res.Components))
+	}
+}
+
+// TestHiddenRecordsGraph: a deployed project's records inside node_modules
+// speak for the project beside it. Its package.json's dependencies are its
+// direct dependencies, found in npm's hidden lockfile or among the
+// installed packages; pnpm's copy of its lockfile gives the whole graph,
+// as pnpm-lock.yaml does.
+func TestHiddenRecordsGraph(t *testing.T) {
+	for _, tc := range []struct {
+		dir  string
+		edge [2]string // one edge between packages, read off the record
+	}{
+		{"npm-hidden-lockfile", [2]string{"pkg:npm/express@4.17.1", "pkg:npm/body-parser@1.19.0"}},
+		{"pnpm-hidden-lockfile", [2]string{"pkg:npm/debug@4.3.1", "pkg:npm/ms@2.1.2"}},
+		{"npm-installed", [2]string{}},
+	} {
+		t.Run(tc.dir, func(t *testing.T) {
+			dir := filepath.Join("testdata/lock-variants", tc.dir)
+			var manifest struct{ Dependencies map[string]string }
+			mustJSON(t, filepath.Join(dir, "package.json"), &manifest)
+			res := mustExtract(t, dir)
+			p := res.MainProject()
+			if p == nil {
+				t.Fatal("no project")
+			}
+			var direct []string
+			for _, d := range p.DependsOn {
+				for _, c := range res.Components {
+					if c.Purl == d {
+						direct = append(direct, c.Name)
+					}
+				}
+			}
+			if diff := cmp.Diff(slices.Sorted(maps.Keys(manifest.Dependencies)), set(direct)); diff != "" {
+				t.Errorf("%s's direct dependencies (-package.json +read):\n%s", p.Name, diff)
+			}
+			if tc.edge[0] == "" {
+				return
+			}
+			i := slices.IndexFunc(res.Components, func(c sentinel.Component) bool { return c.Purl == tc.edge[0] })
+			if i < 0 {
+				t.Fatalf("no component %s", tc.edge[0])
+			}
+			if c := res.Components[i]; !slices.Contains(c.DependsOn, tc.edge[1]) {
+				t.Errorf("%s depends on %v, want %s among them", c.Purl, c.DependsOn, tc.edge[1])
+			}
+		})
 	}
 }

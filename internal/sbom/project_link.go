@@ -136,7 +136,7 @@ func indexByDir(comps []sentinel.Component, eco string) map[string]*dirComponent
 		}
 		n := purl.NormalizeName(eco, c.Name)
 		for _, l := range c.Locations {
-			d := path.Dir(l)
+			d := projectDir(l)
 			dc := byDir[d]
 			if dc == nil {
 				dc = &dirComponents{byName: map[string][]int{}}
