@@ -191,6 +191,7 @@ type fileOutcome struct {
 	projects []project
 	roots    map[string][]string // direct dependencies by directory
 	rootFile map[string]string   // the lockfile that gave a directory's roots
+	links    map[string][]string // workspace members' directories by the directory depending on them
 	locals   []local
 }
 
@@ -431,6 +432,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	var locals []local
 	roots := map[string][]string{}
 	rootFile := map[string]string{}
+	links := map[string][]string{}
 	res.Errors, res.Warnings = walkErrs, walkWarns
 	for _, o := range collected {
 		res.Files = append(res.Files, o.files...)
@@ -439,6 +441,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		comps = append(comps, o.comps...)
 		projects = append(projects, o.projects...)
 		locals = append(locals, o.locals...)
+		for d, ls := range o.links {
+			links[d] = append(links[d], ls...)
+		}
 		for d, rs := range o.roots {
 			roots[d] = append(roots[d], rs...)
 			if f := o.rootFile[d]; rootFile[d] == "" || f < rootFile[d] {
@@ -446,7 +451,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			}
 		}
 	}
-	res.Components, res.Projects = linkProjects(mergeComponents(comps), projects, locals, roots, rootFile, filepath.Base(absRoot))
+	res.Components, res.Projects = linkProjects(mergeComponents(comps), projects, locals, roots, rootFile, links, filepath.Base(absRoot))
 	sortFileErrors := func(es []FileError) {
 		slices.SortFunc(es, func(a, b FileError) int {
 			return strings.Compare(a.Path+"\x00"+a.Extractor+"\x00"+a.Reason, b.Path+"\x00"+b.Extractor+"\x00"+b.Reason)
@@ -601,6 +606,12 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 				out.roots[d] = append(out.roots[d], rs...)
 				out.rootFile[d] = j.path
 			}
+		}
+		for d, ls := range an.links {
+			if out.links == nil {
+				out.links = map[string][]string{}
+			}
+			out.links[d] = append(out.links[d], ls...)
 		}
 		for _, l := range an.locals {
 			out.locals = append(out.locals, local{purl: l, dir: path.Dir(j.path)})

@@ -117,6 +117,7 @@ type lockIndex struct {
 	// roots are the direct dependencies by workspace directory, relative
 	// to the lockfile's directory ("" for the lockfile's own project).
 	roots    map[string]map[int]bool
+	links    map[string]map[string]bool // see link
 	local    map[int]bool
 	vcs      map[int][]string // candidate vcs_url values (see setVCS)
 	licenses map[int][]string
@@ -196,6 +197,24 @@ func (lk *lockIndex) root(dir string, to int) {
 	lk.roots[dir][to] = true
 }
 
+// link records that the workspace member (or root) at dir depends on the
+// one at to, both relative to the lockfile's directory: a dependency
+// between the project's own packages, which are projects, not components.
+func (lk *lockIndex) link(dir, to string) {
+	dir = strings.Trim(path.Clean("/"+dir), "/")
+	to = strings.Trim(path.Clean("/"+to), "/")
+	if dir == to {
+		return
+	}
+	if lk.links == nil {
+		lk.links = map[string]map[string]bool{}
+	}
+	if lk.links[dir] == nil {
+		lk.links[dir] = map[string]bool{}
+	}
+	lk.links[dir][to] = true
+}
+
 func (lk *lockIndex) license(i int, l string) {
 	lk.licenses[i] = appendLicense(lk.licenses[i], l)
 }
@@ -211,6 +230,9 @@ type lockAnnotation struct {
 	// locals are the purls of local packages: the project or a workspace
 	// member, not a dependency.
 	locals []string
+	// links are, by workspace directory relative to the root of the scan,
+	// the directories of the workspace members it depends on.
+	links map[string][]string
 }
 
 // annotate applies the second reading to comps, the components of the file
@@ -313,6 +335,15 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	}
 	for i := range lk.local {
 		an.locals = append(an.locals, comps[i].Purl)
+	}
+	for wd, tos := range lk.links {
+		if an.links == nil {
+			an.links = map[string][]string{}
+		}
+		d := path.Join(dir, wd)
+		for to := range tos {
+			an.links[d] = append(an.links[d], path.Join(dir, to))
+		}
 	}
 	return an
 }

@@ -89,6 +89,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		deps                    []string
 		license                 json.RawMessage
 		link                    bool
+		linkTo                  string // a link's workspace folder
 	}
 	nodes := map[string]node{}
 	if len(lock.Packages) > 0 {
@@ -119,7 +120,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		for key, e := range lock.Packages {
 			if e.Link && e.Resolved != "" {
 				if n, ok := nodes[string(e.Resolved)]; ok {
-					n.link = true
+					n.link, n.linkTo = true, string(e.Resolved)
 					nodes[key] = n
 				}
 			}
@@ -161,6 +162,9 @@ func npmGraph(data []byte, lk *lockIndex) error {
 	}
 	for key, n := range nodes {
 		workspace := !strings.Contains(key, "node_modules/")
+		if workspace && key != "" && !n.link {
+			lk.link("", key) // the root holds its workspace members
+		}
 		from, ok := lk.find(n.name, n.version)
 		if ok && !n.link {
 			if workspace && key != "" {
@@ -179,6 +183,9 @@ func npmGraph(data []byte, lk *lockIndex) error {
 				continue
 			}
 			t := nodes[target]
+			if workspace && !n.link && t.linkTo != "" {
+				lk.link(key, t.linkTo) // a member's dependency on another
+			}
 			to, found := lk.find(t.name, t.version)
 			if !found {
 				continue
@@ -381,34 +388,48 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		// direct dependencies, each a descriptor of one entry, and so
 		// does each workspace member's, in the folders its "workspaces"
 		// globs name.
+		// v1 lists no workspace member either: a dependency named as a
+		// member is on that member.
 		type manifest struct {
+			Name                 string            `json:"name"`
 			Dependencies         map[string]string `json:"dependencies"`
 			DevDependencies      map[string]string `json:"devDependencies"`
 			OptionalDependencies map[string]string `json:"optionalDependencies"`
 			Workspaces           json.RawMessage   `json:"workspaces"`
 		}
-		roots := func(dir string) *manifest {
+		read := func(dir string) *manifest {
 			var m manifest
 			b := lk.sibling(path.Join(dir, "package.json"))
 			if b == nil || json.Unmarshal(trimBOM(b), &m) != nil {
 				return nil
 			}
+			return &m
+		}
+		manifests := map[string]*manifest{}
+		members := map[string]string{} // name -> folder
+		if m := read(""); m != nil {
+			manifests[""] = m
+			if lk.glob != nil {
+				for _, pattern := range yarnWorkspaces(m.Workspaces) {
+					for _, dir := range lk.glob(pattern) {
+						if w := read(dir); dir != "" && dir != "." && w != nil {
+							manifests[dir] = w
+							members[w.Name] = dir
+							lk.link("", dir) // the root holds its workspace members
+						}
+					}
+				}
+			}
+		}
+		for dir, m := range manifests {
 			for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
 				for n, r := range deps {
 					if ti, ok := target(n, r); ok {
 						if to, ok := lk.find(entries[ti].packageName(false), entries[ti].version); ok {
 							lk.root(dir, to)
 						}
-					}
-				}
-			}
-			return &m
-		}
-		if m := roots(""); m != nil && lk.glob != nil {
-			for _, pattern := range yarnWorkspaces(m.Workspaces) {
-				for _, dir := range lk.glob(pattern) {
-					if dir != "" && dir != "." {
-						roots(dir)
+					} else if w, ok := members[n]; ok {
+						lk.link(dir, w)
 					}
 				}
 			}
@@ -420,6 +441,10 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		}
 		name := e.packageName(berry)
 		workspace := berry && berryLocal(e.resolution)
+		_, ws, _ := strings.Cut(e.resolution, "@workspace:")
+		if workspace && ws != "." {
+			lk.link("", ws) // the root holds its workspace members
+		}
 		from, ok := lk.find(name, e.version)
 		if ok {
 			if workspace {
@@ -434,12 +459,15 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 				continue
 			}
 			t := entries[ti]
+			if _, tws, isWS := strings.Cut(t.resolution, "@workspace:"); workspace && berry && isWS {
+				lk.link(ws, tws) // a member's dependency on another
+				continue
+			}
 			to, found := lk.find(t.packageName(berry), t.version)
 			if !found {
 				continue
 			}
 			if workspace {
-				_, ws, _ := strings.Cut(e.resolution, "@workspace:")
 				lk.root(ws, to)
 			}
 			if ok {

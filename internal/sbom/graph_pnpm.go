@@ -374,11 +374,18 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		importers = map[string]pnpmDeps{".": doc.pnpmDeps} // v5 without workspaces
 	}
 	for dir, imp := range importers {
+		if dir != "." {
+			lk.link(".", dir) // the root holds its workspace members
+		}
 		for _, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
 			for name, ref := range m {
+				if to, ok := strings.CutPrefix(string(ref), "link:"); ok {
+					lk.link(dir, path.Join(dir, to)) // a workspace member, or a linked folder
+					continue
+				}
 				name, v := pnpmDepTarget(name, string(ref))
 				if v == "" {
-					continue // link: or file: (a workspace package, a directory)
+					continue // file: (a directory)
 				}
 				if to, ok := find(name, v); ok {
 					lk.root(dir, to)
@@ -439,6 +446,7 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		name, version string // version "" for the project's own (bunLocal)
 		deps          []string
 		local         bool
+		member        string // a workspace member's folder
 	}
 	nodes := map[string]node{}
 	for key, v := range lock.Packages {
@@ -459,6 +467,10 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		}
 		switch {
 		case bunLocal(n.version): // as bunLock gives it
+			n.member, _ = strings.CutPrefix(n.version, "workspace:")
+			if n.member == n.version {
+				n.member = "" // a linked folder
+			}
 			n.version, n.local = "", true
 		case strings.ContainsAny(n.version, ":/#"):
 			// A git commit, a tarball or a file: the component has no
@@ -542,8 +554,15 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	for dir, w := range lock.Workspaces {
+		if dir != "" {
+			lk.link("", dir) // the root holds its workspace members
+		}
 		for _, m := range []map[string]string{w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies} {
 			for d := range m {
+				if t, ok := nodes[d]; ok && t.member != "" {
+					lk.link(dir, t.member) // a member's dependency on another
+					continue
+				}
 				// A member's dependency is the top-level package, unless the
 				// member needs another version: bun keys that copy under the
 				// member's name ("@s/a/minimist").

@@ -97,7 +97,8 @@ func TestPackageManagers(t *testing.T) {
 			return out
 		},
 	}
-	rootDeps := []string{"pkg:npm/%40babel/core@7.20.2", "pkg:npm/express@4.17.1", "pkg:npm/fsevents@2.3.3", "pkg:npm/lodash@4.17.20",
+	// The root holds its workspace member, @sample/a, besides its own.
+	rootDeps := []string{"pkg:npm/%40babel/core@7.20.2", "pkg:npm/%40sample/a@0.1.0", "pkg:npm/express@4.17.1", "pkg:npm/fsevents@2.3.3", "pkg:npm/lodash@4.17.20",
 		"pkg:npm/lodash@4.17.21", "pkg:npm/minimist@1.2.8", "pkg:npm/react-dom@18.2.0", "pkg:npm/react@18.2.0", "pkg:npm/typescript@5.4.5"}
 	memberDeps := []string{"pkg:npm/debug@4.3.1", "pkg:npm/minimist@1.2.6"}
 	for _, tool := range []string{"npm", "pnpm", "yarn", "bun"} {
@@ -165,7 +166,8 @@ func TestPackageManagersTarball(t *testing.T) {
 			for _, p := range res.Projects {
 				deps[p.Name] = p.DependsOn
 			}
-			want := []string{"pkg:npm/%40types/node@20.11.30", "pkg:npm/axios@1.6.0", "pkg:npm/ms@2.1.3", "pkg:npm/semver@7.5.0"}
+			// The root's own, and its workspace member.
+			want := []string{"pkg:npm/%40types/node@20.11.30", "pkg:npm/axios@1.6.0", "pkg:npm/b-pkg@0.0.1", "pkg:npm/ms@2.1.3", "pkg:npm/semver@7.5.0"}
 			if diff := cmp.Diff(want, deps["pm-round2"]); diff != "" {
 				t.Errorf("the root's direct dependencies (-want +got):\n%s", diff)
 			}
@@ -173,6 +175,70 @@ func TestPackageManagersTarball(t *testing.T) {
 			// records no roots: each member's package.json says them).
 			if diff := cmp.Diff([]string{"pkg:npm/ms@2.0.0", "pkg:npm/semver@6.3.0"}, deps["b-pkg"]); diff != "" {
 				t.Errorf("the member's direct dependencies (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWorkspaceMembers: the project's own packages are linked as the
+// lockfiles of npm, pnpm, Yarn 4, Yarn 1 and bun record them: the root
+// depends on each workspace member, and a member on another it names in
+// its package.json; members are projects, never components.
+func TestWorkspaceMembers(t *testing.T) {
+	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1", "bun"} {
+		t.Run(tool, func(t *testing.T) {
+			dir := filepath.Join("testdata/package-managers/members", tool)
+			// What the manifests say: the members and whom each names.
+			type manifest struct {
+				Name, Version string
+				Dependencies  map[string]string
+			}
+			var root manifest
+			mustJSON(t, filepath.Join(dir, "package.json"), &root)
+			members := map[string]manifest{}
+			ms, _ := filepath.Glob(filepath.Join(dir, "packages/*/package.json"))
+			for _, m := range ms {
+				var x manifest
+				mustJSON(t, m, &x)
+				members[x.Name] = x
+			}
+			purlOf := func(m manifest) string {
+				return "pkg:npm/" + strings.Replace(m.Name, "@", "%40", 1) + "@" + m.Version
+			}
+			want := map[string][]string{} // project purl -> member purls it depends on
+			for _, m := range members {
+				want[purlOf(root)] = append(want[purlOf(root)], purlOf(m))
+				for d := range m.Dependencies {
+					if o, ok := members[d]; ok {
+						want[purlOf(m)] = append(want[purlOf(m)], purlOf(o))
+					}
+				}
+			}
+			if len(members) != 2 || len(want) != 2 {
+				t.Fatalf("members %v, member edges %v", members, want)
+			}
+
+			res := mustExtract(t, dir)
+			got := map[string][]string{}
+			for _, p := range res.Projects {
+				for _, d := range p.DependsOn {
+					for _, m := range members {
+						if d == purlOf(m) {
+							got[p.Purl] = append(got[p.Purl], d)
+						}
+					}
+				}
+			}
+			for k := range want {
+				slices.Sort(want[k])
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("edges to members (-manifests +read):\n%s", diff)
+			}
+			for _, c := range res.Components {
+				if _, ok := members[c.Name]; ok {
+					t.Errorf("member %s is a component", c.Purl)
+				}
 			}
 		})
 	}

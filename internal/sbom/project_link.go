@@ -24,7 +24,7 @@ import (
 // directory (rootName for the root), without a purl, located at the
 // lockfile, so that its direct dependencies are still told apart from the
 // transitive ones.
-func linkProjects(comps []sentinel.Component, projects []project, locals []local, roots map[string][]string, rootFile map[string]string, rootName string) ([]sentinel.Component, []sentinel.Component) {
+func linkProjects(comps []sentinel.Component, projects []project, locals []local, roots map[string][]string, rootFile map[string]string, links map[string][]string, rootName string) ([]sentinel.Component, []sentinel.Component) {
 	claimed := map[string]bool{}
 	for _, p := range projects {
 		claimed[path.Dir(p.comp.Locations[0])] = true
@@ -107,6 +107,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		}
 		out = append(out, p)
 	}
+	linkMembers(out, projects, links)
 	if len(removed) > 0 {
 		kept := comps[:0:0]
 		for i, c := range comps {
@@ -117,6 +118,32 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		comps = kept
 	}
 	return comps, out
+}
+
+// linkMembers adds to each project of out the workspace members its
+// lockfile says it depends on (links, by directory): the root on each
+// member, a member on another. out[i] is projects[i]'s component.
+func linkMembers(out []sentinel.Component, projects []project, links map[string][]string) {
+	if len(links) == 0 {
+		return
+	}
+	byDir := map[string]string{} // directory and ecosystem -> purl
+	for i, pr := range projects {
+		if k := pr.directory() + "\x00" + out[i].Ecosystem; out[i].Purl != "" && byDir[k] == "" {
+			byDir[k] = out[i].Purl
+		}
+	}
+	for i, pr := range projects {
+		var add []string
+		for _, to := range links[pr.directory()] {
+			if pu := byDir[to+"\x00"+out[i].Ecosystem]; pu != "" && pu != out[i].Purl {
+				add = append(add, pu)
+			}
+		}
+		if len(add) > 0 {
+			out[i].DependsOn = sortedUnique(append(out[i].DependsOn, add...))
+		}
+	}
 }
 
 // dirComponents are the components of one ecosystem that one directory's
