@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -23,51 +24,35 @@ func componentByPurl(tb testing.TB, cs []sentinel.Component, purl string) sentin
 	return sentinel.Component{}
 }
 
-// TestBunGitGraph: a bun.lock git dependency's entry is [id, {deps},
-// commit], its dependencies second where a registry package's are third;
-// the package is the component without a version (bun records none), with
-// its edges from the project and to what it needs, as the file says.
-func TestBunGitGraph(t *testing.T) {
-	res := mustExtract(t, "testdata/lock-variants/bun-git")
-	var git *sentinel.Component
-	for i, c := range res.Components {
-		if c.Name == "tiny-dep" {
-			git = &res.Components[i]
-		}
-	}
-	if git == nil || git.Version != "" || !strings.Contains(git.Purl, "vcs_url=") {
-		t.Fatalf("tiny-dep: %+v", git)
-	}
-	if !slices.Equal(git.DependsOn, []string{"pkg:npm/ms@2.1.2"}) {
-		t.Errorf("tiny-dep depends on %v, want ms 2.1.2 (its entry's dependencies)", git.DependsOn)
-	}
-	p := res.MainProject()
-	if p == nil || !slices.Contains(p.DependsOn, git.Purl) || !slices.Contains(p.DependsOn, "pkg:npm/lodash@4.17.20") {
-		t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
-	}
-}
-
-// TestPnpmGitGraph: pnpm refers to a git dependency by its source, in
-// the importer, the "packages:" key and the snapshot
-// ("tiny-dep@git+http://...#<commit>"), and gives its version (1.0.0) in
-// the entry: the component at that version keeps its edges.
-func TestPnpmGitGraph(t *testing.T) {
-	res := mustExtract(t, "testdata/lock-variants/pnpm-git")
-	var git *sentinel.Component
-	for i, c := range res.Components {
-		if c.Name == "tiny-dep" {
-			git = &res.Components[i]
-		}
-	}
-	if git == nil || git.Version != "1.0.0" || !strings.Contains(git.Purl, "vcs_url=") {
-		t.Fatalf("tiny-dep: %+v", git)
-	}
-	if !slices.Equal(git.DependsOn, []string{"pkg:npm/ms@2.1.2"}) {
-		t.Errorf("tiny-dep depends on %v, want ms 2.1.2 (its snapshot's dependencies)", git.DependsOn)
-	}
-	p := res.MainProject()
-	if p == nil || !slices.Contains(p.DependsOn, git.Purl) || !slices.Contains(p.DependsOn, "pkg:npm/lodash@4.17.20") {
-		t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
+// TestGitDependencyGraph: a git dependency keeps its edges, from the
+// project and to what it needs, as the file says. bun.lock's entry is [id,
+// {deps}, commit], its dependencies second where a registry package's are
+// third, and records no version; pnpm refers to it by its source
+// ("tiny-dep@git+http://...#<commit>") in the importer, the "packages:"
+// key and the snapshot, and gives its version (1.0.0) in the entry.
+func TestGitDependencyGraph(t *testing.T) {
+	for _, tc := range []struct{ dir, version string }{
+		{"testdata/lock-variants/bun-git", ""},
+		{"testdata/lock-variants/pnpm-git", "1.0.0"},
+	} {
+		t.Run(path.Base(tc.dir), func(t *testing.T) {
+			res := mustExtract(t, tc.dir)
+			i := slices.IndexFunc(res.Components, func(c sentinel.Component) bool { return c.Name == "tiny-dep" })
+			if i < 0 {
+				t.Fatal("no tiny-dep")
+			}
+			git := res.Components[i]
+			if git.Version != tc.version || !strings.Contains(git.Purl, "vcs_url=") {
+				t.Fatalf("tiny-dep: %+v, want version %q and a vcs_url", git, tc.version)
+			}
+			if !slices.Equal(git.DependsOn, []string{"pkg:npm/ms@2.1.2"}) {
+				t.Errorf("tiny-dep depends on %v, want ms 2.1.2", git.DependsOn)
+			}
+			p := res.MainProject()
+			if p == nil || !slices.Contains(p.DependsOn, git.Purl) || !slices.Contains(p.DependsOn, "pkg:npm/lodash@4.17.20") {
+				t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
+			}
+		})
 	}
 }
 
