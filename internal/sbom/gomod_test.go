@@ -103,6 +103,31 @@ func TestGoReplaceLocal(t *testing.T) {
 	}
 }
 
+// TestGoReplaceRoots: a direct requirement that a replace directive swaps
+// is still direct: the version it is replaced by (x/text 0.3.8 for
+// 0.3.7), or the project's folder that replaces it (./localyaml, a project
+// of its own, gopkg.in/yaml.v2).
+func TestGoReplaceRoots(t *testing.T) {
+	res := mustExtract(t, filepath.Join("testdata", "gomod", "replace"))
+	var root, local *sentinel.Component
+	for i, p := range res.Projects {
+		switch p.Name {
+		case "example.com/x":
+			root = &res.Projects[i]
+		case "gopkg.in/yaml.v2":
+			local = &res.Projects[i]
+		}
+	}
+	if root == nil || local == nil {
+		t.Fatalf("projects %+v: want example.com/x and the local gopkg.in/yaml.v2", res.Projects)
+	}
+	for _, want := range []string{"pkg:golang/golang.org/x/text@0.3.8", local.Purl, "pkg:golang/github.com/gin-gonic/gin@1.7.0"} {
+		if !slices.Contains(root.DependsOn, want) {
+			t.Errorf("the module's direct dependencies %v lack %s", root.DependsOn, want)
+		}
+	}
+}
+
 // TestScalibrLogs: osv-scalibr's log lines (here requirements.txt's
 // `openAndExtractFromFile(...)` for an include it cannot open) go to
 // Options.Logger, never to the standard logger's stderr.

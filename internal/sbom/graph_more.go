@@ -401,7 +401,19 @@ func goRoots(data []byte, lk *lockIndex) error {
 		if r.Indirect {
 			continue
 		}
-		if i, ok := lk.find(r.Mod.Path, strings.TrimPrefix(r.Mod.Version, "v")); ok {
+		// A replace directive swaps the module for another version, or
+		// for a folder of the project: that module, or that folder's.
+		mod := r.Mod
+		for _, rp := range f.Replace {
+			if rp.Old.Path == mod.Path && (rp.Old.Version == "" || rp.Old.Version == mod.Version) {
+				mod = rp.New
+			}
+		}
+		if mod.Version == "" && (strings.HasPrefix(mod.Path, "./") || strings.HasPrefix(mod.Path, "../")) {
+			lk.link("", mod.Path)
+			continue
+		}
+		if i, ok := lk.find(mod.Path, strings.TrimPrefix(mod.Version, "v")); ok {
 			lk.root("", i)
 		}
 	}
