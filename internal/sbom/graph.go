@@ -198,11 +198,14 @@ func (lk *lockIndex) root(dir string, to int) {
 }
 
 // link records that the workspace member (or root) at dir depends on the
-// one at to, both relative to the lockfile's directory: a dependency
-// between the project's own packages, which are projects, not components.
+// one at to, both relative to the lockfile's directory (to may be outside
+// it: "../lib"): a dependency between the project's own packages, which
+// are projects, not components.
 func (lk *lockIndex) link(dir, to string) {
 	dir = strings.Trim(path.Clean("/"+dir), "/")
-	to = strings.Trim(path.Clean("/"+to), "/")
+	if to = path.Clean(to); to == "." {
+		to = ""
+	}
 	if dir == to {
 		return
 	}
