@@ -157,7 +157,7 @@ func TestScan_SourceMapPaths(t *testing.T) {
 	checkDetections(t, res, []want{
 		// Also from its packages' banners in the bundle.
 		{name: "Vue.js", versions: []string{"3.4.21"}, purl: "pkg:npm/vue@3.4.21"},
-		{name: "vue-router", versions: []string{"4.3.0"}, purl: "pkg:npm/vue-router@4.3.0"},
+		{name: "Vue Router", versions: []string{"4.3.0"}, purl: "pkg:npm/vue-router@4.3.0"},
 		{name: "DOMPurify", versions: []string{"3.0.5"}, purl: "pkg:npm/dompurify@3.0.5"},
 		{name: "dayjs", versions: []string{"1.11.10"}, purl: "pkg:npm/dayjs@1.11.10"},
 	})

@@ -52,16 +52,18 @@ type Config struct {
 }
 
 // DefaultConfig returns the limits a scan runs with unless told otherwise:
-// 50 pages, depth 3, 200 assets, 4 requests in flight, 2 MiB per response,
-// 64 MiB in all, 2 minutes in all and 15 s per request; Analysis is left
-// zero (GOMAXPROCS-1 when the Scanner is made).
+// 50 pages, depth 3, 200 assets, 4 requests in flight, 8 MiB per response
+// (an application's bundle or source map is often 3 to 6 MB, with the
+// libraries' banners anywhere in it), 64 MiB in all, 2 minutes in all and
+// 15 s per request; Analysis is left zero (GOMAXPROCS-1 when the Scanner
+// is made).
 func DefaultConfig() Config {
 	return Config{
 		MaxPages:         50,
 		MaxDepth:         3,
 		MaxAssets:        200,
 		Concurrency:      4,
-		MaxResponseBytes: 2 << 20,
+		MaxResponseBytes: 8 << 20,
 		MaxTotalBytes:    64 << 20,
 		Timeout:          2 * time.Minute,
 		RequestTimeout:   15 * time.Second,

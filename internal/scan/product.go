@@ -47,6 +47,8 @@ var npmDisplay = map[string]string{
 	"moment-timezone": "Moment Timezone", "highcharts": "Highcharts", "video.js": "Video.js", "leaflet": "Leaflet",
 	"plotly.js": "Plotly", "summernote": "Summernote", "bootstrap-select": "Bootstrap-select", "quill": "Quill",
 	"socket.io-client": "Socket.io", "ckeditor4": "CKEditor", "ckeditor5": "CKEditor 5",
+	"vue-router": "Vue Router", "vuex": "Vuex", "sweetalert2": "SweetAlert2", "core-js": "core-js",
+	"echarts": "Apache ECharts", "xlsx": "SheetJS", "pdfmake": "pdfmake",
 }
 
 var npmCategory = map[string]string{
@@ -57,7 +59,7 @@ var npmCategory = map[string]string{
 	"preact": "JavaScript frameworks", "vue": "JavaScript frameworks",
 	"react": "JavaScript frameworks", "react-dom": "JavaScript frameworks", "backbone": "JavaScript frameworks",
 	"knockout": "JavaScript frameworks", "tinymce": "Rich text editors", "chart.js": "JavaScript graphics",
-	"d3": "JavaScript graphics",
+	"d3": "JavaScript graphics", "echarts": "JavaScript graphics",
 }
 
 // apps are the applications, servers and languages the scan reports, with

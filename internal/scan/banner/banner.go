@@ -31,8 +31,9 @@ import (
 	"strings"
 )
 
-// MaxScan is the number of bytes of a file that Find reads.
-const MaxScan = 4 << 20
+// MaxScan is the number of bytes of a file that Find reads: as much as the
+// scan reads of a response.
+const MaxScan = 8 << 20
 
 // window is how many bytes after a key a rule's expression may look at.
 const window = 200
@@ -286,6 +287,50 @@ var rules = []rule{
 	// CKEditor 4 (ckeditor.js): {timestamp:"L7CC",version:"4.16.2 (Standard)",revision:"4e64f67219",...
 	after("ckeditor4", `timestamp:"`, `timestamp:"\w{1,8}",version:"`+ver+`(?: \([\w ]{1,40}\))?",revision:"`),
 	code("vue", "version", `version\s?=\s?["']`+ver+`["']`, `^vue(\.runtime)?(\.global|\.esm-browser|\.common)?(\.prod|\.min)?\.js$`),
+
+	// Libraries bundled or concatenated without their banners, each by the
+	// version constant beside code only it has (excerpts of real webpack,
+	// Vite and terser builds in banner_test.go).
+	//
+	// Next.js 12 and 13's client runtime: t.version="12.3.4",t.router=p;var T=y.default();t.emitter=T
+	// and {version:function(){return q},router:function(){return n},emitter:... with q="13.4.19".
+	signature("next", `.emitter=`, `\.version="`+ver+`",[\w$]{1,4}\.router=[\w$]{1,4};var [\w$]{1,4}=[\w$]{1,4}\.default\(\);[\w$]{1,4}\.emitter=`),
+	constant("next", `{version:`, `\{version:(?:function\(\)\{return |\(\)=>)([\w$]{1,4})\}?,router:`+getter+`\}?,emitter:`),
+	// vue-router 3: Ht.version="3.5.3",Ht.isNavigationFailure=At; vuex 3 and
+	// 4's export object: {Store:p,install:b,version:"3.6.2",mapState:w
+	signature("vue-router", `.isNavigationFailure=`, `\.version="`+ver+`"[,;][\w$]{1,4}\.isNavigationFailure=`),
+	signature("vuex", `",mapState:`, `,version:"`+ver+`",mapState:`),
+	// Underscore 1.x's UMD export: exports._=d),d.VERSION="1.9.1" (or t._=R),R.VERSION=...).
+	after("underscore", `._=`, `\._=[\w$]{1,4}\),[\w$]{1,4}\.VERSION="`+ver+`"`),
+	// Backbone: e.VERSION="1.4.0",e.$=i,e.noConflict=function(){return t.Backbone=r
+	signature("backbone", `.noConflict=`, `\.VERSION="`+ver+`",[\w$]{1,4}\.\$=[\w$]{1,4},[\w$]{1,4}\.noConflict=`),
+	// d3 v4-v7, UMD: t.variance=l,t.version="5.16.0",t.voronoi= (its exports
+	// in alphabetical order); ES modules: var e7="5.16.0";function GE(e,t){return e<t?-1:e>t?1:e>=t?0:NaN}
+	signature("d3", `.voronoi=`, `\.version="`+ver+`",[\w$]{1,4}\.voronoi=`),
+	signature("d3", `?0:NaN}`, `="`+ver+`";function [\w$]{1,4}\([\w$]{1,4},[\w$]{1,4}\)\{return [\w$]{1,4}<[\w$]{1,4}\?-1:[\w$]{1,4}>[\w$]{1,4}\?1:[\w$]{1,4}>=[\w$]{1,4}\?0:NaN\}`),
+	// Bootstrap 3's plugins: n.VERSION="3.3.7",n.TRANSITION_DURATION=150
+	signature("bootstrap", `.TRANSITION_DURATION=`, `\.VERSION="(3\.\d{1,2}\.\d{1,2})"[,;][\w$]{1,4}\.TRANSITION_DURATION=`),
+	// jQuery UI's core: t.ui=t.ui||{},t.ui.version="1.12.1"
+	after("jquery-ui", `.ui.version="`, `\.ui\.version="`+ver+`"`),
+	// lodash 4.17.15 and earlier, minified: _t.VERSION="4.17.15",n("bind bindKey curry curryRight partial partialRight".split(" ")
+	signature("lodash", `("bind bindKey curry curryRight partial partialRight".split(" ")`,
+		`\.VERSION="`+ver+`"[,;][\w$]{1,4}\("bind bindKey curry curryRight partial partialRight"\.split\(" "\)`),
+	// AngularJS: Ci={full:"1.7.9",major:1,minor:7,dot:9,codeName:"pollution-eradication"}
+	after("angular", `{full:"`, `\{full:"`+ver+`",major:\d{1,2},minor:\d{1,2},dot:\d{1,3},codeName:"`),
+	// Knockout: _.version="3.5.0",_.b("version",_.version),_.options={deferUpdates:!1
+	signature("knockout", `.options={deferUpdates:`, `\.version="`+ver+`",[\w$]{1,4}\.[\w$]{1,4}\("version",[\w$]{1,4}\.version\),[\w$]{1,4}\.options=\{deferUpdates:`),
+	// DataTables: qt.version="1.10.20",qt.settings=[],qt.models={},qt.models.oSearch=
+	signature("datatables.net", `.models.oSearch=`, `\.version="`+ver+`",[\w$]{1,4}\.settings=\[\],[\w$]{1,4}\.models=\{\},[\w$]{1,4}\.models\.oSearch=`),
+	// SweetAlert2: yl.DismissReason=gf;yl.version="9.10.0"
+	after("sweetalert2", `.DismissReason=`, `\.DismissReason=[\w$]{1,4}[,;][\w$]{1,4}\.version="`+ver+`"`),
+	// core-js's shared store: ("versions",[]).push({version:"3.6.5",mode:"global",copyright:"© 2020 Denis Pushkarev
+	after("core-js", `("versions",[]).push({version:"`, `\("versions",\[\]\)\.push\(\{version:"`+ver+`",mode:"(?:global|pure)"`),
+	// ECharts 4 and 5: t.version="4.9.0",t.dependencies={zrender:"4.3.2"}
+	signature("echarts", `.dependencies={zrender:`, `\.version="`+ver+`"[,;][\w$]{1,4}\.dependencies=\{zrender:`),
+	// SheetJS (xlsx): t.version="0.16.9";var r=1200,i=1252; (its codepage
+	// defaults follow the version)
+	signature("xlsx", `=1252`, `\.version="`+ver+`";var [\w$]{1,4}=1200,[\w$]{1,4}=1252`),
+	banner("pdfmake", "pdfmake v", `pdfmake v`+ver+`, @license`),
 }
 
 // Find returns the versions that content claims, in file order, at most one
