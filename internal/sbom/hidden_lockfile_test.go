@@ -398,17 +398,7 @@ func TestInstalledNodeModules(t *testing.T) {
 	// Installed globally by a distribution's package (as Node's own npm
 	// is): the files dpkg lists are its, the others are read.
 	mem := fstest.MapFS{}
-	err = fs.WalkDir(os.DirFS(dir), "node_modules", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(os.DirFS(dir), p)
-		mem["usr/lib/"+p] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mapTree(t, mem, dir, "node_modules", "usr/lib/")
 	mem["var/lib/dpkg/info/node-express.list"] = &fstest.MapFile{Data: []byte("/usr/lib/node_modules\n/usr/lib/node_modules/express\n/usr/lib/node_modules/express/package.json\n")}
 	res, err = sbom.Extract(context.Background(), "host", sbom.Options{FS: mem, Kinds: sbom.Languages})
 	if err != nil {
@@ -588,17 +578,7 @@ func TestVendoredGems(t *testing.T) {
 func TestBunBinaryLockfile(t *testing.T) {
 	const installed = "testdata/lock-variants/npm-installed"
 	mem := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS(installed), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(os.DirFS(installed), p)
-		mem["app/"+p] = &fstest.MapFile{Data: b}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mapTree(t, mem, installed, ".", "app/")
 	extract := func() *sbom.Result {
 		t.Helper()
 		res, err := sbom.Extract(context.Background(), "app", sbom.Options{FS: mem, Kinds: sbom.Languages})
@@ -674,5 +654,22 @@ func TestHiddenRecordsGraph(t *testing.T) {
 				t.Errorf("%s depends on %v, want %s among them", c.Purl, c.DependsOn, tc.edge[1])
 			}
 		})
+	}
+}
+
+// mapTree copies the files under sub of the directory dir into mem, each
+// at prefix and its path from dir.
+func mapTree(tb testing.TB, mem fstest.MapFS, dir, sub, prefix string) {
+	tb.Helper()
+	err := fs.WalkDir(os.DirFS(dir), sub, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(os.DirFS(dir), p)
+		mem[prefix+p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
 	}
 }
