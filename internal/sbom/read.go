@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	packageurl "github.com/package-url/packageurl-go"
+
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 )
@@ -230,7 +232,7 @@ func (d *Document) result() *Result {
 		}
 		out = append(out, sc)
 	}
-	res.Components = mergeComponents(out)
+	res.Components = mergeComponents(goPackagesOfModules(out))
 	if p, ok := sbomComponent(m.ComponentPurl, "", m.ComponentName, m.ComponentVersion, "application", []string{"sbom"}, m.ComponentLicenses); ok {
 		p.DependsOn = sortedUnique(edges(m.ComponentRef))
 		if len(p.DependsOn) == 0 {
@@ -250,6 +252,36 @@ func (d *Document) result() *Result {
 		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Reason: r})
 	}
 	return res
+}
+
+// goPackagesOfModules drops the Go packages (purls with type=package, as
+// cyclonedx-gomod writes them beside the modules) whose path and version
+// are a module's of the same SBOM: a module's root package is the module,
+// and Go advisories, keyed by module, would match it twice.
+func goPackagesOfModules(comps []sentinel.Component) []sentinel.Component {
+	key := func(c sentinel.Component) (k string, pkg bool) {
+		if !strings.HasPrefix(c.Purl, "pkg:golang/") {
+			return "", false
+		}
+		u, err := packageurl.FromString(c.Purl)
+		if err != nil {
+			return "", false
+		}
+		return u.Namespace + "/" + u.Name + "@" + strings.TrimPrefix(u.Version, "v"), u.Qualifiers.Map()["type"] == "package"
+	}
+	modules := map[string]bool{}
+	for _, c := range comps {
+		if k, pkg := key(c); k != "" && !pkg {
+			modules[k] = true
+		}
+	}
+	if len(modules) == 0 {
+		return comps
+	}
+	return slices.DeleteFunc(comps, func(c sentinel.Component) bool {
+		k, pkg := key(c)
+		return pkg && modules[k]
+	})
 }
 
 // leftOut are the components of an SBOM that cannot be matched: those

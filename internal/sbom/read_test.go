@@ -165,3 +165,23 @@ func TestReadSBOMRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestReadGoPackages: cyclonedx-gomod lists, in its -packages mode, each
+// module's packages beside it; the root package has the module's path and
+// version (type=package), and Go advisories, keyed by module, would match
+// both. It is the module; the other packages stay.
+func TestReadGoPackages(t *testing.T) {
+	res := mustReadSBOM(t, "cyclonedx-gomod-1.10.0-packages.cdx.json")
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Purl)
+	}
+	want := []string{
+		"pkg:golang/google.golang.org/grpc/attributes@v1.35.0?type=package",
+		"pkg:golang/google.golang.org/grpc@v1.35.0?goarch=amd64&goos=linux&type=module",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("components %v, want %v", got, want)
+	}
+}
