@@ -234,6 +234,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	} else {
 		close(loaded)
 	}
+	o.scan.sbomNotes = true // the report's warnings (below)
 	res, err := c.scan(scanCtx, root, o.scan)
 	<-loaded
 	if offlineErr != nil {
@@ -290,6 +291,11 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 				p.Locations[0], p.Name, root, lockfileHint(p.Ecosystem))
 		}
 		return fmt.Errorf("no manifest or lockfile found under %s (%d files walked): there is nothing to check, so the gate cannot pass; run it at the project root, after the lockfiles are written", root, res.Walked)
+	}
+	if o.scan.from != "" {
+		for _, w := range res.Warnings { // the SBOM's components that cannot be checked
+			warnings = append(warnings, filepath.Base(o.scan.from)+": "+w.Reason)
+		}
 	}
 	var purls, unversioned, commits, bounds []string
 	for _, comp := range res.Components {

@@ -19,6 +19,9 @@ type scanFlags struct {
 	kinds       string
 	crossMounts bool
 	from        string // an existing SBOM instead of the walk
+	// sbomNotes, with from, leaves the SBOM's notes (its components
+	// without a usable purl) to the caller, whose report keeps them.
+	sbomNotes bool
 }
 
 func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *scanFlags {
@@ -47,7 +50,9 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 			}
 			return nil, err
 		}
-		c.printScanNotes(res)
+		if !sf.sbomNotes {
+			c.printScanNotes(res)
+		}
 		fmt.Fprintf(c.stderr(), "sbom: read %d components from %s\n", len(res.Components), sf.from)
 		return res, nil
 	}

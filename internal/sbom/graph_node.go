@@ -602,7 +602,12 @@ func parseYarnV1(data []byte) ([]yarnEntry, error) {
 			case "name":
 				cur.name = unq(v)
 			case "version":
-				cur.version = unq(v)
+				// Yarn writes the package's own version; bun's yarn.lock
+				// (bun install -y) writes a git dependency's source there,
+				// which is no version.
+				if cur.version = unq(v); strings.Contains(cur.version, "://") {
+					cur.version = ""
+				}
 			case "resolved":
 				cur.resolution = unq(v)
 			}
