@@ -334,7 +334,7 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 		if f.Status != sentinel.StatusOpen && f.Status != sentinel.StatusAccepted {
 			continue
 		}
-		if unnamed.has(f.Purl) {
+		if unnamed.has(f.Purl) && !in.Withdrawn[f.AdvisoryID] {
 			continue
 		}
 		prev := f.Status

@@ -148,6 +148,18 @@ func TestLifecycle(t *testing.T) {
 			if res, _ = e.Reconcile(ctx, in); res.Resolved != 1 {
 				t.Errorf("listed without a purl at another version: %+v", res)
 			}
+			// A withdrawn advisory resolves the finding of a component
+			// listed without a purl too.
+			in.Components = []sentinel.Component{{Purl: lodash}}
+			e.Reconcile(ctx, in) // reopened
+			in.Components = []sentinel.Component{{Name: "lodash", Version: "4.17.15"}}
+			in.Withdrawn = map[string]bool{"GHSA-p6mc-m468-83gw": true}
+			if res, _ = e.Reconcile(ctx, in); res.Resolved != 1 {
+				t.Errorf("withdrawn, listed without a purl: %+v", res)
+			}
+			if f, _ = db.FindFindingByID(ctx, org.ID, f.ID); f.Status != "resolved" || f.StatusReason != "the advisory was withdrawn" {
+				t.Errorf("withdrawn, listed without a purl: %s (%s)", f.Status, f.StatusReason)
+			}
 		})
 	}
 }
