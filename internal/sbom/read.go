@@ -259,29 +259,37 @@ func (d *Document) result() *Result {
 // are a module's of the same SBOM: a module's root package is the module,
 // and Go advisories, keyed by module, would match it twice.
 func goPackagesOfModules(comps []sentinel.Component) []sentinel.Component {
-	key := func(c sentinel.Component) (k string, pkg bool) {
+	type goKey struct {
+		k   string // path@version
+		pkg bool   // type=package
+	}
+	keys := make(map[int]goKey) // by index in comps, Go purls only
+	modules := map[string]bool{}
+	for i, c := range comps {
 		if !strings.HasPrefix(c.Purl, "pkg:golang/") {
-			return "", false
+			continue
 		}
 		u, err := packageurl.FromString(c.Purl)
 		if err != nil {
-			return "", false
+			continue
 		}
-		return u.Namespace + "/" + u.Name + "@" + strings.TrimPrefix(u.Version, "v"), u.Qualifiers.Map()["type"] == "package"
-	}
-	modules := map[string]bool{}
-	for _, c := range comps {
-		if k, pkg := key(c); k != "" && !pkg {
-			modules[k] = true
+		k := goKey{u.Namespace + "/" + u.Name + "@" + strings.TrimPrefix(u.Version, "v"), u.Qualifiers.Map()["type"] == "package"}
+		keys[i] = k
+		if !k.pkg {
+			modules[k.k] = true
 		}
 	}
 	if len(modules) == 0 {
 		return comps
 	}
-	return slices.DeleteFunc(comps, func(c sentinel.Component) bool {
-		k, pkg := key(c)
-		return pkg && modules[k]
-	})
+	out := comps[:0]
+	for i, c := range comps {
+		if k, ok := keys[i]; ok && k.pkg && modules[k.k] {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // leftOut are the components of an SBOM that cannot be matched: those
