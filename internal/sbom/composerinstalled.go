@@ -87,6 +87,21 @@ func composerInstalledGraph(data []byte, lk *lockIndex) error {
 		return err
 	}
 	composerPackagesGraph(pkgs, lk)
+	// Composer 2 names the packages it installed for development only.
+	var doc struct {
+		DevPackageNames *[]string `json:"dev-package-names"`
+	}
+	if json.Unmarshal(bytes.TrimLeft(trimBOM(data), " \t\r\n"), &doc) == nil && doc.DevPackageNames != nil {
+		dev := map[string]bool{}
+		for _, n := range *doc.DevPackageNames {
+			dev[strings.ToLower(n)] = true
+		}
+		for _, p := range pkgs {
+			if i, ok := lk.find(p.Name, ""); ok {
+				lk.devFlag(i, dev[strings.ToLower(p.Name)])
+			}
+		}
+	}
 	return nil
 }
 

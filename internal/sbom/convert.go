@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/package-url/packageurl-go"
 
@@ -93,12 +96,31 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		// it is a bound, not what is installed.
 		c.Properties = map[string]string{PropVersionConstraint: m.VersionComparator + p.Version}
 	}
+	if g, ok := p.Metadata.(interface{ DepGroups() []string }); ok && devGroups(exName, g.DepGroups()) {
+		setDevelopment(&c)
+	}
 	if b, ok := p.Metadata.(versionBound); ok {
 		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
 		// lowest version, which p.Version is.
 		c.Properties = map[string]string{PropVersionConstraint: string(b)}
 	}
 	return c, true
+}
+
+// devGroups reports whether the dependency groups one of scalibr's
+// extractors gives a package say that only development needs it:
+// Pipfile.lock's "develop" packages not also in "default", a Maven
+// dependency of scope "test", a Dart package pubspec.lock calls "direct
+// dev". (The lockfiles Sentinel reads again say it themselves: see
+// lockIndex.devFlag; pdm's "dev" may be a default package's too.)
+func devGroups(exName string, groups []string) bool {
+	switch exName {
+	case pipfilelock.Name, pubspec.Name:
+		return slices.Contains(groups, "dev")
+	case pomxml.Name:
+		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })
+	}
+	return false
 }
 
 // PropVersionConstraint is set on a component whose version is the lower
@@ -142,7 +164,17 @@ func mergeComponents(in []sentinel.Component) []sentinel.Component {
 		for _, l := range c.Licenses {
 			m.Licenses = appendLicense(m.Licenses, l)
 		}
+		if !Development(&c) {
+			// Development-only where every file that lists it says so.
+			delete(m.Properties, PropDevelopment)
+			if len(m.Properties) == 0 {
+				m.Properties = nil
+			}
+		}
 		for k, v := range c.Properties {
+			if k == PropDevelopment && !Development(m) {
+				continue
+			}
 			if m.Properties == nil {
 				m.Properties = map[string]string{}
 			}

@@ -135,6 +135,7 @@ type wireComponent struct {
 	Name       string          `json:"name"`
 	Version    string          `json:"version"`
 	Purl       string          `json:"purl"`
+	Scope      string          `json:"scope"`
 	Licenses   []wireLicense   `json:"licenses"`
 	Properties []wireProperty  `json:"properties"`
 	Components []wireComponent `json:"components"`
@@ -187,7 +188,17 @@ const (
 	propHost
 	propRoot
 	propSentinel // another sentinel:* property, kept on the component
+	propNpmDev   // cyclonedx-npm's cdx:npm:package:development
 )
+
+// npmDevelopment is the property cyclonedx-npm (and npm sbom) set on a
+// development dependency: the same as scope "excluded" here.
+const npmDevelopment = "cdx:npm:package:development"
+
+// developmentScope reports whether a CycloneDX component scope, or
+// cyclonedx-npm's development property, says only development needs the
+// component.
+func developmentScope(scope string) bool { return scope == "excluded" }
 
 // UnmarshalJSON implements json.Unmarshaler.
 func (p *propName) UnmarshalJSON(b []byte) error {
@@ -208,6 +219,8 @@ func (p *propName) UnmarshalJSON(b []byte) error {
 		p.kind = propRoot
 	case `"` + PropEcosystem + `"`:
 		p.kind = propOther // recomputed from the purl
+	case `"` + npmDevelopment + `"`:
+		p.kind = propNpmDev
 	default:
 		switch {
 		case bytes.HasPrefix(b, []byte(`"syft:location:`)) && bytes.HasSuffix(b, []byte(`:path"`)):
@@ -520,7 +533,17 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 				dc.Properties = map[string]string{}
 			}
 			dc.Properties[p.Name.name] = p.Value
+		case propNpmDev:
+			if p.Value == "true" {
+				c.Scope = "excluded"
+			}
 		}
+	}
+	if developmentScope(c.Scope) {
+		if dc.Properties == nil {
+			dc.Properties = map[string]string{}
+		}
+		dc.Properties[PropDevelopment] = "true"
 	}
 	s.push(dc)
 	ref := c.BOMRef

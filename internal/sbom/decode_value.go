@@ -138,7 +138,15 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 				dc.Properties = map[string]string{}
 			}
 			dc.Properties[n] = str(pm["value"])
+		case n == npmDevelopment && str(pm["value"]) == "true":
+			c["scope"] = "excluded"
 		}
+	}
+	if developmentScope(str(c["scope"])) {
+		if dc.Properties == nil {
+			dc.Properties = map[string]string{}
+		}
+		dc.Properties[PropDevelopment] = "true"
 	}
 	s.push(dc)
 	ref := dc.BOMRef

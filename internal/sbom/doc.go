@@ -38,6 +38,20 @@
 // qualifier on the purl) and licenses. OS package databases (dpkg, apk, RPM)
 // give purls with the distribution and the source package (ospkg.go).
 //
+// A component only development needs is marked (PropDevelopment; scope
+// "excluded" in CycloneDX, where the specification puts components used for
+// tests and other non-runtime purposes), and only where its file says so:
+// the lockfile's own marks (npm's "dev", pnpm 5-8's "dev", composer's
+// packages-dev and Composer 2's dev-package-names, poetry's category or
+// groups, Pipfile.lock's develop, Maven's test scope, pubspec.lock's
+// "direct dev"), or, where the lockfile has a graph but no marks, the
+// packages reachable only from the dependencies its manifest declares for
+// development (package.json's devDependencies for yarn, pnpm 9 and bun;
+// uv's and pyproject's dependency groups; Poetry's dev groups). A package
+// listed by several files is development-only when every one says so.
+// Read SBOMs keep the mark from scope "excluded" or cyclonedx-npm's
+// cdx:npm:package:development.
+//
 // The scanned project itself is not a component: its manifest (package.json,
 // Cargo.toml, pyproject.toml, composer.json, pubspec.yaml, mix.exs, go.mod)
 // names it, and NewBOM writes it as metadata.component with its direct

@@ -119,11 +119,16 @@ const ConfigFileName = ".sentinel.yaml"
 //	exclude:
 //	  - "**/testdata/**"
 //	  - "docs/examples/**"
+//	omit_dev: true   # leave out development-only components
 //
-// The agent merges it with its flags: --exclude patterns add to the file's.
+// The agent merges it with its flags: --exclude patterns add to the file's,
+// and --omit-dev or omit_dev omits.
 type Config struct {
 	// Exclude are glob patterns (see Options.Exclude).
 	Exclude []string `yaml:"exclude"`
+	// OmitDev leaves out the components only development needs
+	// (Result.OmitDevelopment), as the agent's --omit-dev does.
+	OmitDev bool `yaml:"omit_dev"`
 }
 
 // ParseConfig reads a configuration document. Unknown keys are an error, so

@@ -130,6 +130,37 @@ func (r *Result) MainProject() *sentinel.Component {
 	return nil
 }
 
+// OmitDevelopment removes the components only development needs
+// (Development) and the edges to them, and returns how many it removed:
+// what a build or a deployment installs without them (npm's --omit=dev).
+func (r *Result) OmitDevelopment() int {
+	gone := map[string]bool{}
+	kept := r.Components[:0]
+	for _, c := range r.Components {
+		if Development(&c) {
+			gone[c.Purl] = true
+			continue
+		}
+		kept = append(kept, c)
+	}
+	clear(r.Components[len(kept):])
+	r.Components = kept
+	if len(gone) == 0 {
+		return 0
+	}
+	drop := func(cs []sentinel.Component) {
+		for i := range cs {
+			cs[i].DependsOn = slices.DeleteFunc(cs[i].DependsOn, func(p string) bool { return gone[p] })
+			if len(cs[i].DependsOn) == 0 {
+				cs[i].DependsOn = nil
+			}
+		}
+	}
+	drop(r.Components)
+	drop(r.Projects)
+	return len(gone)
+}
+
 // GraphFiles returns the paths of the Files whose dependency graph was
 // read (BOMOptions.GraphFiles).
 func (r *Result) GraphFiles() []string {

@@ -132,7 +132,21 @@ type lockIndex struct {
 	// pre is the document as Sentinel's own extractor parsed it (onePass),
 	// so that the reader does not parse it again; nil otherwise.
 	pre any
+	// devFlags are what a format that marks each package says of it
+	// (devFlag): devSeen for an entry only development needs, prodSeen
+	// for any other; a package listed twice is development-only when
+	// every entry says so.
+	devFlags map[int]uint8
+	// starts are where the dependencies a manifest declares enter the
+	// graph (root, devRoot, start): devSeen for the development-only
+	// ones, prodSeen for the others.
+	starts map[int]uint8
 }
+
+const (
+	devSeen uint8 = 1 << iota
+	prodSeen
+)
 
 func newLockIndex(comps []sentinel.Component, norm func(string) string) *lockIndex {
 	if norm == nil {
@@ -190,11 +204,113 @@ func (lk *lockIndex) setVCS(i int, v string) {
 }
 
 func (lk *lockIndex) root(dir string, to int) {
+	lk.addRoot(dir, to)
+	lk.start(to, false)
+}
+
+// devRoot is root for a direct dependency that the manifest declares for
+// development only (npm's devDependencies, a uv dependency group).
+func (lk *lockIndex) devRoot(dir string, to int) {
+	lk.addRoot(dir, to)
+	lk.start(to, true)
+}
+
+func (lk *lockIndex) addRoot(dir string, to int) {
 	dir = strings.Trim(path.Clean("/"+dir), "/")
 	if lk.roots[dir] == nil {
 		lk.roots[dir] = map[int]bool{}
 	}
 	lk.roots[dir][to] = true
+}
+
+// start records that a declared dependency enters the graph at
+// component to, for development only or not, without making it a root
+// (a dependency of a local package whose edges become the project's).
+func (lk *lockIndex) start(to int, dev bool) {
+	if lk.starts == nil {
+		lk.starts = map[int]uint8{}
+	}
+	if dev {
+		lk.starts[to] |= devSeen
+	} else {
+		lk.starts[to] |= prodSeen
+	}
+}
+
+// devFlag records what a format that marks every package (npm's "dev",
+// composer's packages-dev, poetry's category or groups) says of the
+// package at i.
+func (lk *lockIndex) devFlag(i int, dev bool) {
+	if lk.devFlags == nil {
+		lk.devFlags = map[int]uint8{}
+	}
+	if dev {
+		lk.devFlags[i] |= devSeen
+	} else {
+		lk.devFlags[i] |= prodSeen
+	}
+}
+
+// development returns the components only development needs, as the
+// file says: by its own marks where it has them (devFlag); else, where
+// a manifest told which declared dependencies are for development
+// (devRoot), the components reachable from those and from no other.
+// Without either, nothing is known and nothing is returned: a component
+// is development-only only when the file says so.
+func (lk *lockIndex) development() []int {
+	var dev []int
+	if len(lk.devFlags) > 0 {
+		for i, f := range lk.devFlags {
+			if f == devSeen {
+				dev = append(dev, i)
+			}
+		}
+		slices.Sort(dev)
+		return dev
+	}
+	hasDev := false
+	for _, f := range lk.starts {
+		if f == devSeen {
+			hasDev = true
+			break
+		}
+	}
+	if !hasDev {
+		return nil
+	}
+	next := make(map[int][]int, len(lk.edges))
+	for _, e := range lk.edges {
+		next[e.from] = append(next[e.from], e.to)
+	}
+	reach := func(want func(uint8) bool) []bool {
+		seen := make([]bool, len(lk.comps))
+		var stack []int
+		for i, f := range lk.starts {
+			if want(f) && !seen[i] {
+				seen[i] = true
+				stack = append(stack, i)
+			}
+		}
+		for len(stack) > 0 {
+			i := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for _, j := range next[i] {
+				if !seen[j] {
+					seen[j] = true
+					stack = append(stack, j)
+				}
+			}
+		}
+		return seen
+	}
+	prod := reach(func(f uint8) bool { return f&prodSeen != 0 })
+	devReach := reach(func(f uint8) bool { return f == devSeen })
+	for i := range lk.comps {
+		if devReach[i] && !prod[i] && !lk.local[i] {
+			dev = append(dev, i)
+		}
+	}
+	return dev
 }
 
 // link records that the workspace member (or root) at dir depends on the
@@ -308,6 +424,13 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	}
 	for j, v := range chosen {
 		comps[j].Purl = withVCS(comps[j].Purl, v)
+	}
+	for _, i := range lk.development() {
+		// Every copy of the package the file lists (berry's patched
+		// typescript is a second entry of the same version).
+		for _, j := range same[lk.norm(comps[i].Name)+"@"+comps[i].Version] {
+			setDevelopment(&comps[j])
+		}
 	}
 	for i, ls := range lk.licenses {
 		for _, l := range ls {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -86,6 +87,13 @@ func composerGraph(data []byte, lk *lockIndex) error {
 		return err
 	}
 	composerPackagesGraph(append(lock.Packages, lock.PackagesDev...), lk)
+	for k, pkgs := range [][]composerPackage{lock.Packages, lock.PackagesDev} {
+		for _, p := range pkgs {
+			if i, ok := lk.find(p.Name, ""); ok {
+				lk.devFlag(i, k == 1)
+			}
+		}
+	}
 	return nil
 }
 
@@ -96,6 +104,8 @@ func poetryGraph(data []byte, lk *lockIndex) error {
 		Package []struct {
 			Name         string                    `toml:"name"`
 			Version      string                    `toml:"version"`
+			Category     string                    `toml:"category"` // before Poetry 1.5: "main" or "dev"
+			Groups       []string                  `toml:"groups"`   // from Poetry 2.0
 			Dependencies map[string]toml.Primitive `toml:"dependencies"`
 			Source       struct {
 				Type              string `toml:"type"`
@@ -125,8 +135,90 @@ func poetryGraph(data []byte, lk *lockIndex) error {
 				lk.edge(from, to)
 			}
 		}
+		switch {
+		case p.Category != "":
+			lk.devFlag(from, p.Category == "dev")
+		case p.Groups != nil:
+			// Any group but "main" is left out by `poetry install --only main`.
+			lk.devFlag(from, !slices.Contains(p.Groups, "main"))
+		}
+	}
+	if lk.devFlags == nil {
+		// Poetry 1.5 to 1.8 mark nothing: pyproject.toml says which
+		// dependencies are for development.
+		pyprojectStarts(lk)
 	}
 	return nil
+}
+
+// pyprojectStarts reads the pyproject.toml beside a lockfile for where its
+// dependencies enter the graph: the project's dependencies and extras,
+// Poetry's main dependencies, and for development only Poetry's
+// dev-dependencies and other groups and the dependency groups of PEP 735.
+func pyprojectStarts(lk *lockIndex) {
+	b := lk.sibling("pyproject.toml")
+	if b == nil {
+		return
+	}
+	var m struct {
+		Project *struct {
+			Dependencies         []string            `toml:"dependencies"`
+			OptionalDependencies map[string][]string `toml:"optional-dependencies"`
+		} `toml:"project"`
+		DependencyGroups map[string][]any `toml:"dependency-groups"`
+		Tool             struct {
+			Poetry *struct {
+				Dependencies    map[string]any `toml:"dependencies"`
+				DevDependencies map[string]any `toml:"dev-dependencies"`
+				Group           map[string]struct {
+					Dependencies map[string]any `toml:"dependencies"`
+				} `toml:"group"`
+			} `toml:"poetry"`
+		} `toml:"tool"`
+	}
+	if _, err := toml.Decode(string(trimBOM(b)), &m); err != nil {
+		return
+	}
+	add := func(name string, dev bool) {
+		if i, ok := lk.find(name, ""); ok {
+			lk.start(i, dev)
+		}
+	}
+	addReq := func(r string, dev bool) {
+		if mm := pep508Name.FindStringSubmatch(r); mm != nil {
+			add(mm[1], dev)
+		}
+	}
+	if p := m.Project; p != nil {
+		for _, r := range p.Dependencies {
+			addReq(r, false)
+		}
+		for _, g := range p.OptionalDependencies {
+			for _, r := range g {
+				addReq(r, false)
+			}
+		}
+	}
+	for _, g := range m.DependencyGroups {
+		for _, r := range g {
+			if s, ok := r.(string); ok {
+				addReq(s, true)
+			}
+		}
+	}
+	if po := m.Tool.Poetry; po != nil {
+		for d := range po.Dependencies {
+			add(d, false)
+		}
+		for d := range po.DevDependencies {
+			add(d, true)
+		}
+		for name, g := range po.Group {
+			for d := range g.Dependencies {
+				add(d, name != "main")
+			}
+		}
+	}
 }
 
 // uv
@@ -151,6 +243,10 @@ func uvGraph(data []byte, lk *lockIndex) error {
 			OptionalDependencies map[string][]dep `toml:"optional-dependencies"`
 			DevDependencies      map[string][]dep `toml:"dev-dependencies"`
 		} `toml:"package"`
+		// Manifest holds a virtual workspace root's dependency groups.
+		Manifest struct {
+			DependencyGroups map[string][]dep `toml:"dependency-groups"`
+		} `toml:"manifest"`
 	}
 	if _, err := toml.Decode(string(data), &lock); err != nil {
 		return err
@@ -172,12 +268,25 @@ func uvGraph(data []byte, lk *lockIndex) error {
 		for _, g := range p.OptionalDependencies {
 			deps = append(deps, g...)
 		}
+		runtime := len(deps)
 		for _, g := range p.DevDependencies {
 			deps = append(deps, g...)
 		}
-		for _, d := range deps {
+		for k, d := range deps {
 			if to, ok := lk.find(d.Name, d.Version); ok {
 				lk.edge(from, to)
+				if lk.local[from] {
+					// The project's own: its dependency groups (uv's
+					// dev-dependencies) are for development only.
+					lk.start(to, k >= runtime)
+				}
+			}
+		}
+	}
+	for _, g := range lock.Manifest.DependencyGroups {
+		for _, d := range g {
+			if to, ok := lk.find(d.Name, d.Version); ok {
+				lk.start(to, true)
 			}
 		}
 	}

@@ -30,6 +30,7 @@ type npmEntry struct {
 	Name                 string            `json:"name"`
 	Version              string            `json:"version"`
 	Link                 bool              `json:"link"`
+	Dev                  bool              `json:"dev"`
 	Resolved             lockString        `json:"resolved"`
 	License              json.RawMessage   `json:"license"`
 	Dependencies         map[string]string `json:"dependencies"`
@@ -60,6 +61,7 @@ func (s *lockString) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 
 type npmV1Dep struct {
 	Version      string              `json:"version"`
+	Dev          bool                `json:"dev"`
 	Resolved     lockString          `json:"resolved"`
 	Requires     map[string]string   `json:"requires"`
 	Dependencies map[string]npmV1Dep `json:"dependencies"`
@@ -89,6 +91,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		deps                    []string
 		license                 json.RawMessage
 		link                    bool
+		dev                     bool   // npm's "dev": only development needs it
 		linkTo                  string // a link's workspace folder
 	}
 	nodes := map[string]node{}
@@ -114,7 +117,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 					deps = append(deps, d)
 				}
 			}
-			nodes[key] = node{name: name, version: e.Version, resolved: string(e.Resolved), deps: deps, license: e.License}
+			nodes[key] = node{name: name, version: e.Version, resolved: string(e.Resolved), deps: deps, license: e.License, dev: e.Dev}
 		}
 		// Links point to a workspace folder that holds the real entry.
 		for key, e := range lock.Packages {
@@ -134,7 +137,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 				for r := range d.Requires {
 					req = append(req, r)
 				}
-				n := node{name: name, version: d.Version, resolved: string(d.Resolved), deps: req}
+				n := node{name: name, version: d.Version, resolved: string(d.Resolved), deps: req, dev: d.Dev}
 				if real, ok := strings.CutPrefix(d.Version, "npm:"); ok {
 					// An alias: "old-lodash": {"version": "npm:lodash@4.17.15"}.
 					n.name, n.version = pnpmNameAtVersion(real)
@@ -172,6 +175,9 @@ func npmGraph(data []byte, lk *lockIndex) error {
 			}
 			if v := npmGitResolved(n.resolved); v != "" {
 				lk.setVCS(from, v)
+			}
+			if !workspace {
+				lk.devFlag(from, n.dev)
 			}
 			for _, l := range npmLicenses(n.license) {
 				lk.license(from, l)
@@ -422,10 +428,13 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			}
 		}
 		for dir, m := range manifests {
-			for _, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
+			for k, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
 				for n, r := range deps {
 					if ti, ok := target(n, r); ok {
-						if to, ok := lk.find(entries[ti].packageName(false), entries[ti].version); ok {
+						to, ok := lk.find(entries[ti].packageName(false), entries[ti].version)
+						if ok && k == 1 { // a name in both maps is a runtime one too (start)
+							lk.devRoot(dir, to)
+						} else if ok {
 							lk.root(dir, to)
 						}
 					} else if w, ok := members[n]; ok {
@@ -434,6 +443,15 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 				}
 			}
 		}
+	}
+	devByWS := map[string]map[string]bool{}
+	devOnly := func(ws string) map[string]bool {
+		d, ok := devByWS[ws]
+		if !ok {
+			d = npmDevOnly(lk, ws)
+			devByWS[ws] = d
+		}
+		return d
 	}
 	for _, e := range entries {
 		if len(e.descriptors) == 0 {
@@ -467,7 +485,9 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			if !found {
 				continue
 			}
-			if workspace {
+			if workspace && devOnly(ws)[dn] {
+				lk.devRoot(ws, to)
+			} else if workspace {
 				lk.root(ws, to)
 			}
 			if ok {
@@ -476,6 +496,32 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	return nil
+}
+
+// npmDevOnly reads the package.json at dir beside a lockfile: the names of
+// its devDependencies that it does not declare for runtime as well. A
+// berry lockfile lists a workspace's dependencies in one map.
+func npmDevOnly(lk *lockIndex, dir string) map[string]bool {
+	var m struct {
+		Dependencies         map[string]string `json:"dependencies"`
+		DevDependencies      map[string]string `json:"devDependencies"`
+		OptionalDependencies map[string]string `json:"optionalDependencies"`
+		PeerDependencies     map[string]string `json:"peerDependencies"`
+	}
+	b := lk.sibling(path.Join(dir, "package.json"))
+	if b == nil || json.Unmarshal(trimBOM(b), &m) != nil {
+		return nil
+	}
+	dev := map[string]bool{}
+	for n := range m.DevDependencies {
+		_, a := m.Dependencies[n]
+		_, b := m.OptionalDependencies[n]
+		_, c := m.PeerDependencies[n]
+		if !a && !b && !c {
+			dev[n] = true
+		}
+	}
+	return dev
 }
 
 // yarnGitSource reads a yarn resolution of a git dependency into a vcs_url

@@ -99,9 +99,11 @@ type pnpmPkg struct {
 		Commit  string `yaml:"commit"`
 		Type    string `yaml:"type"`
 	} `yaml:"resolution"`
-	Name     string `yaml:"name"`
-	Version  string `yaml:"version"`
-	Dev      bool   `yaml:"dev"`
+	Name    string `yaml:"name"`
+	Version string `yaml:"version"`
+	// Dev is what lockfile versions 5 to 8 say of every package: true
+	// when only development needs it (absent in version 9).
+	Dev      *bool `yaml:"dev"`
 	pnpmDeps `yaml:",inline"`
 }
 
@@ -377,7 +379,7 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		if dir != "." {
 			lk.link(".", dir) // the root holds its workspace members
 		}
-		for _, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
+		for k, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies, imp.DevDependencies} {
 			for name, ref := range m {
 				if to, ok := strings.CutPrefix(string(ref), "link:"); ok {
 					lk.link(dir, path.Join(dir, to)) // a workspace member, or a linked folder
@@ -387,7 +389,9 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 				if v == "" {
 					continue // file: (a directory)
 				}
-				if to, ok := find(name, v); ok {
+				if to, ok := find(name, v); ok && k == 2 {
+					lk.devRoot(dir, to)
+				} else if ok {
 					lk.root(dir, to)
 				}
 			}
@@ -410,6 +414,9 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		for key, p := range doc.Packages {
 			if from, ok := lk.find(doc.packageID(key, p)); ok {
 				link(from, p.Dependencies, p.OptionalDependencies)
+				if p.Dev != nil {
+					lk.devFlag(from, *p.Dev)
+				}
 			}
 		}
 	}
@@ -557,7 +564,7 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		if dir != "" {
 			lk.link("", dir) // the root holds its workspace members
 		}
-		for _, m := range []map[string]string{w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies} {
+		for k, m := range []map[string]string{w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies} {
 			for d := range m {
 				if t, ok := nodes[d]; ok && t.member != "" {
 					lk.link(dir, t.member) // a member's dependency on another
@@ -571,7 +578,9 @@ func bunGraph(data []byte, lk *lockIndex) error {
 					t, found = nested, true
 				}
 				if found {
-					if to, found := find(t); found {
+					if to, found := find(t); found && k == 1 {
+						lk.devRoot(dir, to)
+					} else if found {
 						lk.root(dir, to)
 					}
 				}

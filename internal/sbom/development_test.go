@@ -1,0 +1,300 @@
+package sbom_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// developmentOnly is the name@version of every component Extract marks as
+// needed by development only.
+func developmentOnly(cs []sentinel.Component) []string {
+	out := []string{}
+	for _, c := range cs {
+		if sbom.Development(&c) {
+			out = append(out, c.Name+"@"+c.Version)
+		}
+	}
+	return set(out)
+}
+
+// TestDevelopmentMarks: the lockfiles that mark each package say which
+// ones only development needs, and Extract says the same (read off each
+// file here, in its own terms).
+func TestDevelopmentMarks(t *testing.T) {
+	read := func(t *testing.T, p string, v any) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(lockfiles, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// only returns the keys whose every entry was development-only.
+	only := func(seen map[string][]bool) []string {
+		out := []string{}
+	next:
+		for k, devs := range seen {
+			for _, d := range devs {
+				if !d {
+					continue next
+				}
+			}
+			out = append(out, k)
+		}
+		return set(out)
+	}
+	cases := []struct {
+		dir   string
+		truth func(t *testing.T) []string
+		least int // a floor, so that a case cannot pass on nothing
+	}{
+		{"npm-v2-dependabot-npm-helpers", func(t *testing.T) []string {
+			var lock struct {
+				Packages map[string]struct {
+					Name, Version string
+					Dev, Link     bool
+				}
+			}
+			read(t, "npm-v2-dependabot-npm-helpers/package-lock.json", &lock)
+			seen := map[string][]bool{}
+			for k, e := range lock.Packages {
+				i := strings.LastIndex(k, "node_modules/")
+				if i < 0 || e.Link {
+					continue
+				}
+				name := k[i+len("node_modules/"):]
+				if e.Name != "" {
+					name = e.Name
+				}
+				seen[name+"@"+e.Version] = append(seen[name+"@"+e.Version], e.Dev)
+			}
+			return only(seen)
+		}, 300},
+		{"composer-dependabot-helpers-v2", func(t *testing.T) []string {
+			type pkg struct{ Name, Version string }
+			var lock struct {
+				Packages    []pkg `json:"packages"`
+				PackagesDev []pkg `json:"packages-dev"`
+			}
+			read(t, "composer-dependabot-helpers-v2/composer.lock", &lock)
+			seen := map[string][]bool{}
+			for k, ps := range [][]pkg{lock.Packages, lock.PackagesDev} {
+				for _, p := range ps {
+					key := p.Name + "@" + p.Version
+					seen[key] = append(seen[key], k == 1)
+				}
+			}
+			return only(seen)
+		}, 10},
+		{"pipenv-pipenv", func(t *testing.T) []string {
+			type entry struct{ Version string }
+			var lock struct {
+				Default map[string]entry `json:"default"`
+				Develop map[string]entry `json:"develop"`
+			}
+			read(t, "pipenv-pipenv/Pipfile.lock", &lock)
+			seen := map[string][]bool{}
+			for k, m := range []map[string]entry{lock.Default, lock.Develop} {
+				for n, e := range m {
+					if v, ok := strings.CutPrefix(e.Version, "=="); ok {
+						seen[n+"@"+v] = append(seen[n+"@"+v], k == 1)
+					}
+				}
+			}
+			return only(seen)
+		}, 50},
+		{"maven-cyclonedx-spec-tools", func(t *testing.T) []string {
+			var pom struct {
+				Dependencies []struct {
+					GroupID    string `xml:"groupId"`
+					ArtifactID string `xml:"artifactId"`
+					Scope      string `xml:"scope"`
+				} `xml:"dependencies>dependency"`
+			}
+			b, err := os.ReadFile(filepath.Join(lockfiles, "maven-cyclonedx-spec-tools/pom.xml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := xml.Unmarshal(b, &pom); err != nil {
+				t.Fatal(err)
+			}
+			// Versions are properties: compared by name.
+			out := []string{}
+			for _, d := range pom.Dependencies {
+				if d.Scope == "test" {
+					out = append(out, d.GroupID+":"+d.ArtifactID)
+				}
+			}
+			return set(out)
+		}, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.dir, func(t *testing.T) {
+			want := tc.truth(t)
+			if len(want) < tc.least {
+				t.Fatalf("the file marks %d packages, want at least %d: the truth is misread", len(want), tc.least)
+			}
+			res := mustExtract(t, filepath.Join(lockfiles, tc.dir))
+			got := developmentOnly(res.Components)
+			if strings.HasPrefix(tc.dir, "maven-") {
+				for i, g := range got {
+					got[i], _, _ = strings.Cut(g, "@")
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("development-only components (-file +Extract):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDevelopmentReachability: where the lockfile marks nothing, the
+// packages reachable only from what the manifest declares for development
+// are development-only; a package a runtime dependency also needs is not.
+// The poetry.lock here (Poetry 1.5 to 1.8) has neither category nor groups.
+func TestDevelopmentReachability(t *testing.T) {
+	res := mustExtract(t, filepath.Join(lockfiles, "poetry-ossfuzzvulns-infra"))
+	// pyproject.toml's dev group is pylint, yapf and pyright; the rest
+	// is what poetry.lock says those need, and nothing in the main group
+	// needs (platformdirs comes with both yapf and pylint; colorama with
+	// pylint on Windows).
+	want := []string{"astroid", "colorama", "dill", "isort", "mccabe", "nodeenv", "platformdirs", "pylint", "pyright", "tomlkit", "yapf"}
+	var got []string
+	for _, nv := range developmentOnly(res.Components) {
+		n, _, _ := strings.Cut(nv, "@")
+		got = append(got, n)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("development-only (-want +got):\n%s", diff)
+	}
+}
+
+// TestDevelopmentMerge: a package is development-only when every file that
+// lists it says so; the mark survives an SBOM written and read back, and
+// OmitDevelopment removes the marked components and the edges to them.
+func TestDevelopmentMerge(t *testing.T) {
+	lock := func(devLodash bool) string {
+		return `{"name": "x", "lockfileVersion": 3, "packages": {
+  "": {"name": "x", "dependencies": {"ms": "2.1.3"}, "devDependencies": {"lodash": "4.17.21", "mocha-ish": "1.0.0"}},
+  "node_modules/ms": {"version": "2.1.3"},
+  "node_modules/mocha-ish": {"version": "1.0.0", "dev": true, "dependencies": {"lodash": "4.17.21"}},
+  "node_modules/lodash": {"version": "4.17.21"` + map[bool]string{true: `, "dev": true`, false: ``}[devLodash] + `}}}`
+	}
+	fsys := fstest.MapFS{
+		"a/package-lock.json": {Data: []byte(lock(true))},
+		"b/package-lock.json": {Data: []byte(lock(false))},
+		"c/package-lock.json": {Data: []byte(lock(true))},
+	}
+	res, err := sbom.Extract(context.Background(), "tree", sbom.Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := developmentOnly(res.Components), []string{"mocha-ish@1.0.0"}; !cmp.Equal(got, want) {
+		t.Errorf("development-only = %v, want %v (lodash is a runtime package in b)", got, want)
+	}
+	// Without b, lodash is development-only.
+	delete(fsys, "b/package-lock.json")
+	if res, err = sbom.Extract(context.Background(), "tree", sbom.Options{FS: fsys}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := developmentOnly(res.Components), []string{"lodash@4.17.21", "mocha-ish@1.0.0"}; !cmp.Equal(got, want) {
+		t.Errorf("development-only = %v, want %v", got, want)
+	}
+
+	// Written (scope "excluded") and read back.
+	var buf bytes.Buffer
+	if err := sbom.Encode(&buf, sbom.NewBOM(res.Components, sbom.BOMOptions{Projects: res.Projects})); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(buf.String(), `"scope": "excluded"`); n != 2 {
+		t.Errorf("the SBOM has %d components of scope excluded, want 2", n)
+	}
+	back, err := sbom.ReadSBOM(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := developmentOnly(back.Components), developmentOnly(res.Components); !cmp.Equal(got, want) {
+		t.Errorf("read back: development-only = %v, want %v", got, want)
+	}
+
+	if n := back.OmitDevelopment(); n != 2 {
+		t.Errorf("OmitDevelopment removed %d, want 2", n)
+	}
+	for _, c := range append(back.Components, back.Projects...) {
+		if sbom.Development(&c) {
+			t.Errorf("%s kept", c.Purl)
+		}
+		for _, d := range c.DependsOn {
+			if strings.Contains(d, "lodash") || strings.Contains(d, "mocha-ish") {
+				t.Errorf("%s still depends on %s", c.Purl, d)
+			}
+		}
+	}
+	if got := nameVersions(back.Components); !cmp.Equal(got, []string{"ms@2.1.3"}) {
+		t.Errorf("kept %v, want ms only", got)
+	}
+}
+
+// TestDevelopmentPackageManagers: one workspace whose development trees
+// overlap its production ones, installed by npm, pnpm, Yarn 4, Yarn 1 and
+// bun; each tool's own production install (prod.txt) and full install
+// (all.txt) are the truth. A package the tool installs for production is
+// not development-only, one it installs only with development is, and so
+// is one its lockfile lists that it never installs here (fsevents, macOS
+// only, under mocha; Yarn 4's node-gyp for it).
+func TestDevelopmentPackageManagers(t *testing.T) {
+	const dir = "testdata/package-managers/dev"
+	lines := func(t *testing.T, p string) map[string]bool {
+		b, err := os.ReadFile(filepath.Join(dir, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]bool{}
+		for _, l := range strings.Fields(string(b)) {
+			m[l] = true
+		}
+		return m
+	}
+	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1", "bun"} {
+		t.Run(tool, func(t *testing.T) {
+			prod, all := lines(t, tool+"/prod.txt"), lines(t, tool+"/all.txt")
+			res := mustExtract(t, filepath.Join(dir, tool))
+			devs := 0
+			for _, c := range res.Components {
+				nv := c.Name + "@" + c.Version
+				dev := sbom.Development(&c)
+				if dev {
+					devs++
+				}
+				switch {
+				case prod[nv] && dev:
+					t.Errorf("%s is marked development-only; %s installs it for production", nv, tool)
+				case all[nv] && !prod[nv] && !dev:
+					t.Errorf("%s is not marked development-only; %s installs it only with development", nv, tool)
+				case !all[nv] && !dev:
+					t.Errorf("%s, which %s does not install here, is not marked development-only", nv, tool)
+				}
+			}
+			if want := len(all) - len(prod); devs < want {
+				t.Errorf("%d components marked development-only, %s installs %d only with development", devs, tool, want)
+			}
+			if len(prod) < 70 {
+				t.Fatalf("prod.txt lists %d packages: misread", len(prod))
+			}
+		})
+	}
+}
