@@ -110,6 +110,8 @@ Inputs and policy:
                     RPM databases under DIR) and binaries (Go and Rust programs, Java archives)
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
                     known-exploited always exits 70, an unknown severity counts
+  --omit-dev        leave out components only development needs (marked "(dev)"
+                    otherwise); also "omit_dev: true" in .sentinel.yaml in DIR
 End-of-life components are listed under the table; they do not change the exit code.
 
 Ignore file (` + DefaultIgnoreFile + ` in DIR, or --ignore FILE), every field but

@@ -22,6 +22,7 @@ type scanFlags struct {
 	// sbomNotes, with from, leaves the SBOM's notes (its components
 	// without a usable purl) to the caller, whose report keeps them.
 	sbomNotes bool
+	omitDev   bool // --omit-dev
 }
 
 func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *scanFlags {
@@ -32,8 +33,19 @@ func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *sca
 	})
 	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, or a comma-separated list of languages (lockfiles and manifests), os (dpkg, apk and RPM databases) and binaries (Go and Rust programs, Java archives)")
 	fs.BoolVar(&sf.crossMounts, "cross-mounts", false, "let the walk enter other file systems mounted under DIR (by default it stays on DIR's, as find -xdev)")
+	fs.BoolVar(&sf.omitDev, "omit-dev", false, "leave out the components only development needs, as their lockfile or manifest says (npm's devDependencies and \"dev\", composer's require-dev, dependency groups, Maven's test scope; an SBOM's scope \"excluded\"); also omit_dev: true in "+sbom.ConfigFileName)
 	fs.StringVar(&sf.from, fromFlag, "", fromHelp)
 	return sf
+}
+
+// omitDevelopment applies --omit-dev (or the configuration's omit_dev) to
+// res, saying on stderr how many components it left out.
+func (c *Command) omitDevelopment(res *sbom.Result, omit bool) {
+	if !omit {
+		return
+	}
+	n := res.OmitDevelopment()
+	fmt.Fprintf(c.stderr(), "sbom: left out %d development-only components (--omit-dev)\n", n)
 }
 
 // scan returns the components: read from --sbom/--from when given, else
@@ -54,6 +66,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 			c.printScanNotes(res)
 		}
 		fmt.Fprintf(c.stderr(), "sbom: read %d components from %s\n", len(res.Components), sf.from)
+		c.omitDevelopment(res, sf.omitDev)
 		return res, nil
 	}
 	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts}
@@ -78,6 +91,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 		return nil, err
 	}
 	c.printScanNotes(res)
+	c.omitDevelopment(res, sf.omitDev || cfg.OmitDev)
 	return res, nil
 }
 

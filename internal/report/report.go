@@ -144,6 +144,11 @@ type Finding struct {
 	Version   string   `json:"version"`
 	Ecosystem string   `json:"ecosystem,omitempty"`
 	Locations []string `json:"locations"`
+	// Development is set when only development needs the component, as
+	// its lockfile or manifest says (sbom.PropDevelopment): a test or
+	// build tool, not what is deployed. It counts like any other; the
+	// agent's --omit-dev leaves such components out of the run.
+	Development bool `json:"development,omitempty"`
 	// Advisory is the match as the intel index gives it (id, aliases,
 	// severity, CVSS, fixed versions, nearest_fix, KEV).
 	Advisory sentinel.AdvisoryMatch `json:"advisory"`
@@ -170,11 +175,13 @@ type Suppression struct {
 
 // EOLComponent is a component past end of life.
 type EOLComponent struct {
-	Name      string             `json:"name"`
-	Version   string             `json:"version"`
-	Purl      string             `json:"purl"`
-	Locations []string           `json:"locations"`
-	EOL       sentinel.EOLStatus `json:"eol"`
+	Name      string   `json:"name"`
+	Version   string   `json:"version"`
+	Purl      string   `json:"purl"`
+	Locations []string `json:"locations"`
+	// Development is Finding.Development.
+	Development bool               `json:"development,omitempty"`
+	EOL         sentinel.EOLStatus `json:"eol"`
 }
 
 // Undecided is a component with advisories that cannot be decided.
@@ -222,10 +229,11 @@ func New(in Input, sup *Suppressions) *Report {
 		}
 		for _, m := range res.Matches {
 			r.Findings = append(r.Findings, Finding{Purl: res.Purl, Name: c.Name, Version: c.Version,
-				Ecosystem: c.Ecosystem, Locations: locs, Advisory: m})
+				Ecosystem: c.Ecosystem, Locations: locs, Development: sbom.Development(c), Advisory: m})
 		}
 		if res.EOL != nil && res.EOL.EOL {
-			r.EndOfLife = append(r.EndOfLife, EOLComponent{Name: c.Name, Version: c.Version, Purl: res.Purl, Locations: locs, EOL: *res.EOL})
+			r.EndOfLife = append(r.EndOfLife, EOLComponent{Name: c.Name, Version: c.Version, Purl: res.Purl, Locations: locs,
+				Development: sbom.Development(c), EOL: *res.EOL})
 		}
 		if len(res.Undecided) > 0 {
 			r.Undecided = append(r.Undecided, Undecided{Purl: res.Purl, Advisories: res.Undecided})
@@ -318,6 +326,33 @@ func (r *Report) SummaryLine() string {
 		fmt.Fprintf(&b, ", %d past end of life", s.EndOfLife)
 	}
 	return b.String()
+}
+
+// DevelopmentLine says, when the gate fails, how many of the failing
+// components only development needs, and how to gate without them; ""
+// when none does.
+func (r *Report) DevelopmentLine() string {
+	if r.ExitCode != sentinel.GateExitKEV && r.ExitCode != sentinel.GateExitVulnerable {
+		return ""
+	}
+	failing, dev := map[string]bool{}, map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Suppressed != nil || !r.counts(f.Advisory) {
+			continue
+		}
+		failing[f.Purl] = true
+		if f.Development {
+			dev[f.Purl] = true
+		}
+	}
+	if len(dev) == 0 {
+		return ""
+	}
+	const hint = "needed by development only (marked dev): --omit-dev gates what is deployed without them"
+	if len(failing) == 1 {
+		return "The failing component is " + hint
+	}
+	return fmt.Sprintf("%d of the %d failing components are %s", len(dev), len(failing), hint)
 }
 
 func plural(n int, one, many string) string {

@@ -136,6 +136,9 @@ func WriteSARIF(w io.Writer, r *Report, opts Options) error {
 		if f.Advisory.NearestFix != "" {
 			res.Properties["nearest_fix"] = f.Advisory.NearestFix
 		}
+		if f.Development {
+			res.Properties["development"] = true
+		}
 		for _, l := range f.Locations {
 			res.Locations = append(res.Locations, sarifLocation{PhysicalLocation: sarifPhysical{
 				ArtifactLocation: sarifArtifact{URI: sarifURI(opts.URIPrefix, l), URIBaseID: "%SRCROOT%"},

@@ -92,7 +92,7 @@ func WriteTable(w io.Writer, r *Report, opts Options) error {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEV\tSEVERITY\tPACKAGE\tINSTALLED\tFIX\tADVISORY\tMANIFEST")
 		for _, f := range active {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kevCell(f), severityCell(f), f.Name, installedCell(f),
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", kevCell(f), severityCell(f), packageCell(f), installedCell(f),
 				fixCell(f), advisoryCell(f), manifestCell(f))
 		}
 		tw.Flush()
@@ -123,6 +123,9 @@ func WriteTable(w io.Writer, r *Report, opts Options) error {
 		b.WriteString("\n")
 	}
 	b.WriteString(r.SummaryLine() + "\n")
+	if l := r.DevelopmentLine(); l != "" {
+		b.WriteString(l + "\n")
+	}
 	if !opts.NoVerdict {
 		b.WriteString(r.VerdictLine() + "\n")
 	}
@@ -165,6 +168,15 @@ func installedCell(f Finding) string {
 		return f.Version
 	}
 	return f.Version + " (" + name + " " + version + ")"
+}
+
+// packageCell is the package's name, marked "(dev)" when only
+// development needs it.
+func packageCell(f Finding) string {
+	if f.Development {
+		return f.Name + " (dev)"
+	}
+	return f.Name
 }
 
 func kevCell(f Finding) string {
