@@ -3,7 +3,6 @@ package scan
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"path"
@@ -128,14 +127,17 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 	if err != nil {
 		return nil
 	}
-	dev := devOnly(found)
+	// Development-only packages (npm's devDependencies, composer's
+	// require-dev: webpack, phpunit) build or test the site; its pages
+	// and server run without them, so they are not the site's components.
+	res.OmitDevelopment()
 	var out []observation
 	for _, comp := range res.Components {
 		if len(out) >= maxRecordPackages {
 			break
 		}
 		key := purlKey(comp.Purl)
-		if key == "" || comp.Version == "" || dev[comp.Name+"@"+comp.Version] {
+		if key == "" || comp.Version == "" {
 			continue
 		}
 		for _, loc := range comp.Locations {
@@ -151,84 +153,6 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 		}
 	}
 	return out
-}
-
-// devOnly are the packages (name@version) that a lockfile found lists as
-// development dependencies only: npm's "dev": true entries, composer.lock's
-// "packages-dev". They build or test the site (webpack, phpunit); its
-// pages and server run without them, so they are not the site's
-// components. A package also installed for production is not among them.
-func devOnly(found fstest.MapFS) map[string]bool {
-	dev, prod := map[string]bool{}, map[string]bool{}
-	mark := func(name, version string, isDev bool) {
-		if name == "" || version == "" {
-			return
-		}
-		if isDev {
-			dev[name+"@"+version] = true
-		} else {
-			prod[name+"@"+version] = true
-		}
-	}
-	for p, f := range found {
-		switch path.Base(p) {
-		case "package-lock.json":
-			type v1 struct {
-				Version      string        `json:"version"`
-				Dev          bool          `json:"dev"`
-				Dependencies map[string]v1 `json:"dependencies"`
-			}
-			var lock struct {
-				Packages map[string]struct {
-					Name    string `json:"name"`
-					Version string `json:"version"`
-					Dev     bool   `json:"dev"`
-				} `json:"packages"`
-				Dependencies map[string]v1 `json:"dependencies"`
-			}
-			if json.Unmarshal(f.Data, &lock) != nil {
-				continue
-			}
-			for k, e := range lock.Packages {
-				name := e.Name
-				if i := strings.LastIndex(k, "node_modules/"); i >= 0 && name == "" {
-					name = k[i+len("node_modules/"):]
-				}
-				mark(name, e.Version, e.Dev)
-			}
-			var walk func(map[string]v1)
-			walk = func(deps map[string]v1) {
-				for n, d := range deps {
-					mark(n, d.Version, d.Dev)
-					walk(d.Dependencies)
-				}
-			}
-			if len(lock.Packages) == 0 {
-				walk(lock.Dependencies)
-			}
-		case "composer.lock":
-			type pkg struct{ Name, Version string }
-			var lock struct {
-				Packages    []pkg `json:"packages"`
-				PackagesDev []pkg `json:"packages-dev"`
-			}
-			if json.Unmarshal(f.Data, &lock) != nil {
-				continue
-			}
-			for _, p := range lock.Packages {
-				mark(p.Name, p.Version, false)
-				mark(p.Name, strings.TrimPrefix(p.Version, "v"), false)
-			}
-			for _, p := range lock.PackagesDev {
-				mark(p.Name, p.Version, true)
-				mark(p.Name, strings.TrimPrefix(p.Version, "v"), true)
-			}
-		}
-	}
-	for k := range prod {
-		delete(dev, k)
-	}
-	return dev
 }
 
 // maxRecordPackages bounds what the records of one scan add: a real
