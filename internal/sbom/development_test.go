@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -257,8 +258,37 @@ func TestDevelopmentMerge(t *testing.T) {
 // is one its lockfile lists that it never installs here (fsevents, macOS
 // only, under mocha; Yarn 4's node-gyp for it).
 func TestDevelopmentPackageManagers(t *testing.T) {
-	const dir = "testdata/package-managers/dev"
-	lines := func(t *testing.T, p string) map[string]bool {
+	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1", "bun"} {
+		t.Run(tool, func(t *testing.T) {
+			checkInstalls(t, "testdata/package-managers/dev/"+tool, func(c sentinel.Component) string { return c.Name + "@" + c.Version }, 70)
+		})
+	}
+}
+
+// TestDevelopmentPython: one project with a development group that shares
+// click with flask, locked by Poetry 2.3 (groups), Poetry 1.8 (no marks:
+// pyproject.toml's groups through the graph) and pipenv; the truth is
+// each tool's export without and with development.
+func TestDevelopmentPython(t *testing.T) {
+	pep503 := func(c sentinel.Component) string {
+		return strings.ToLower(regexp.MustCompile(`[-_.]+`).ReplaceAllString(c.Name, "-")) + "==" + c.Version
+	}
+	for _, tool := range []string{"poetry2", "poetry18", "pipenv"} {
+		t.Run(tool, func(t *testing.T) {
+			checkInstalls(t, "testdata/python-dev/"+tool, pep503, 10)
+		})
+	}
+}
+
+// checkInstalls holds the components Extract finds in dir to what the
+// tool that wrote its lockfile installs for production (prod.txt) and
+// with development (all.txt), one key a line: installed for production
+// is not development-only, installed only with development is, and a
+// package the lockfile lists that the tool does not install here (for
+// another platform) is development-only too.
+func checkInstalls(t *testing.T, dir string, key func(sentinel.Component) string, least int) {
+	t.Helper()
+	lines := func(p string) map[string]bool {
 		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
 			t.Fatal(err)
@@ -269,32 +299,56 @@ func TestDevelopmentPackageManagers(t *testing.T) {
 		}
 		return m
 	}
-	for _, tool := range []string{"npm", "pnpm", "yarn", "yarn-v1", "bun"} {
-		t.Run(tool, func(t *testing.T) {
-			prod, all := lines(t, tool+"/prod.txt"), lines(t, tool+"/all.txt")
-			res := mustExtract(t, filepath.Join(dir, tool))
-			devs := 0
-			for _, c := range res.Components {
-				nv := c.Name + "@" + c.Version
-				dev := sbom.Development(&c)
-				if dev {
-					devs++
-				}
-				switch {
-				case prod[nv] && dev:
-					t.Errorf("%s is marked development-only; %s installs it for production", nv, tool)
-				case all[nv] && !prod[nv] && !dev:
-					t.Errorf("%s is not marked development-only; %s installs it only with development", nv, tool)
-				case !all[nv] && !dev:
-					t.Errorf("%s, which %s does not install here, is not marked development-only", nv, tool)
-				}
-			}
-			if want := len(all) - len(prod); devs < want {
-				t.Errorf("%d components marked development-only, %s installs %d only with development", devs, tool, want)
-			}
-			if len(prod) < 70 {
-				t.Fatalf("prod.txt lists %d packages: misread", len(prod))
-			}
-		})
+	prod, all := lines("prod.txt"), lines("all.txt")
+	if len(prod) < least {
+		t.Fatalf("prod.txt lists %d packages: misread", len(prod))
+	}
+	res := mustExtract(t, dir)
+	devs := 0
+	for _, c := range res.Components {
+		k, dev := key(c), sbom.Development(&c)
+		if dev {
+			devs++
+		}
+		switch {
+		case prod[k] && dev:
+			t.Errorf("%s is marked development-only; the tool installs it for production", k)
+		case all[k] && !prod[k] && !dev:
+			t.Errorf("%s is not marked development-only; the tool installs it only with development", k)
+		case !all[k] && !dev:
+			t.Errorf("%s, which the tool does not install here, is not marked development-only", k)
+		}
+	}
+	if want := len(all) - len(prod); devs < want {
+		t.Errorf("%d components marked development-only, the tool installs %d only with development", devs, want)
+	}
+}
+
+// TestDevelopmentGradle: a Gradle lockfile's configurations say what a
+// package serves. bip39 is a Kotlin multiplatform library: what it ships
+// with is okio for each platform, the Kotlin standard library and
+// JetBrains' annotations; its tests, linters (ktlint, detekt), docs
+// (dokka) and build script (buildscript-gradle.lockfile) are development.
+func TestDevelopmentGradle(t *testing.T) {
+	res := mustExtract(t, filepath.Join(lockfiles, "gradle-kotlin-bip39"))
+	var runtime []string
+	devs := 0
+	for _, c := range res.Components {
+		if sbom.Development(&c) {
+			devs++
+		} else {
+			runtime = append(runtime, c.Name)
+		}
+	}
+	want := []string{"org.jetbrains.kotlin:kotlin-stdlib", "org.jetbrains:annotations", "com.squareup.okio:okio"}
+	for _, p := range []string{"iosarm64", "iossimulatorarm64", "iosx64", "linuxx64", "macosarm64", "macosx64", "mingwx64",
+		"tvosarm64", "tvossimulatorarm64", "tvosx64", "watchosarm32", "watchosarm64", "watchossimulatorarm64", "watchosx64"} {
+		want = append(want, "com.squareup.okio:okio-"+p)
+	}
+	if diff := cmp.Diff(set(want), set(runtime)); diff != "" {
+		t.Errorf("runtime components (-want +got):\n%s", diff)
+	}
+	if devs < 300 {
+		t.Errorf("%d development-only components, want the 300 and more of the build, tests and linters", devs)
 	}
 }
