@@ -59,29 +59,32 @@ import (
 // Packages are still found only by scalibr: an edge whose ends are not both
 // components of the same file is dropped, and a reading that fails leaves
 // the components as scalibr gave them. requirements.txt, Pipfile.lock,
-// gradle lockfiles and pom.xml (offline) record no graph.
+// gradle lockfiles and pom.xml (offline) record no graph (a Gradle
+// lockfile is read again for the configurations of each package).
 
 // lockReaders maps a file's base name to its reader.
 var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
-	"package-lock.json":   npmGraph,
-	".package-lock.json":  npmGraph, // npm's hidden lockfile in node_modules (hiddenLockfiles)
-	"npm-shrinkwrap.json": npmGraph,
-	"yarn.lock":           yarnGraph,
-	"pnpm-lock.yaml":      pnpmGraph,
-	"bun.lock":            bunGraph,
-	"Cargo.lock":          cargoGraph,
-	"composer.lock":       composerGraph,
-	"installed.json":      composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfiles)
-	"poetry.lock":         poetryGraph,
-	"uv.lock":             uvGraph,
-	"Gemfile.lock":        gemGraph,
-	"gems.locked":         gemGraph,
-	"mix.lock":            mixGraph,
-	"packages.lock.json":  nugetGraph,
-	"project.assets.json": projectAssetsGraph,
-	".deps.json":          depsJSONGraph, // any <App>.deps.json (lockFormat)
-	"pubspec.lock":        pubRoots,
-	"go.mod":              goRoots,
+	"package-lock.json":           npmGraph,
+	".package-lock.json":          npmGraph, // npm's hidden lockfile in node_modules (hiddenLockfiles)
+	"npm-shrinkwrap.json":         npmGraph,
+	"yarn.lock":                   yarnGraph,
+	"pnpm-lock.yaml":              pnpmGraph,
+	"bun.lock":                    bunGraph,
+	"Cargo.lock":                  cargoGraph,
+	"composer.lock":               composerGraph,
+	"installed.json":              composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfiles)
+	"poetry.lock":                 poetryGraph,
+	"uv.lock":                     uvGraph,
+	"Gemfile.lock":                gemGraph,
+	"gems.locked":                 gemGraph,
+	"mix.lock":                    mixGraph,
+	"packages.lock.json":          nugetGraph,
+	"project.assets.json":         projectAssetsGraph,
+	".deps.json":                  depsJSONGraph, // any <App>.deps.json (lockFormat)
+	"pubspec.lock":                pubRoots,
+	"go.mod":                      goRoots,
+	"gradle.lockfile":             gradleConfigurations,
+	"buildscript-gradle.lockfile": gradleConfigurations,
 }
 
 // graphFormats are the lockfile base names whose dependency graph (edges
@@ -164,7 +167,15 @@ func newLockIndex(comps []sentinel.Component, norm func(string) string) *lockInd
 	}
 	for i, c := range comps {
 		n := norm(c.Name)
-		lk.byNameVer[n+"@"+c.Version] = i
+		k := n + "@" + c.Version
+		if _, dup := lk.byNameVer[k]; dup {
+			// A package listed twice at one version (a Gemfile.lock's
+			// platform variants of nokogiri) is one package: its first
+			// copy stands for all, and it is still the only version of
+			// its name.
+			continue
+		}
+		lk.byNameVer[k] = i
 		lk.byName[n] = append(lk.byName[n], i)
 	}
 	return lk

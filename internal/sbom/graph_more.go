@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -310,6 +311,20 @@ func gemGraph(data []byte, lk *lockIndex) error {
 	var specs []spec
 	var section, remote, revision string
 	var inDeps bool
+	var dev map[string]bool
+	devGems := func() map[string]bool {
+		if dev == nil {
+			dev = map[string]bool{}
+			manifest := "Gemfile"
+			if path.Base(lk.file) == "gems.locked" {
+				manifest = "gems.rb"
+			}
+			if b := lk.sibling(manifest); b != nil {
+				dev = gemfileDevelopment(b)
+			}
+		}
+		return dev
+	}
 	findGem := func(name, version string) (int, bool) {
 		if i, ok := lk.find(name, version); ok {
 			return i, true
@@ -360,7 +375,9 @@ func gemGraph(data []byte, lk *lockIndex) error {
 			}
 		case "DEPENDENCIES":
 			if m := gemRoot.FindStringSubmatch(line); m != nil {
-				if i, ok := lk.find(m[1], ""); ok {
+				if i, ok := lk.find(m[1], ""); ok && devGems()[m[1]] {
+					lk.devRoot("", i)
+				} else if ok {
 					lk.root("", i)
 				}
 			}
@@ -527,4 +544,141 @@ func goRoots(data []byte, lk *lockIndex) error {
 		}
 	}
 	return nil
+}
+
+// gemfileBlock opens a Ruby block that ends with "end": a group, a
+// platform, a source or git block, a conditional.
+var (
+	gemfileGem      = regexp.MustCompile(`^gem\s*\(?\s*["']([^"']+)["'](.*)$`)
+	gemfileGroup    = regexp.MustCompile(`^group\s*\(?(.*?)\)?\s*do\b`)
+	gemfileOpens    = regexp.MustCompile(`(^(if|unless|case|begin|while|until|for)\b)|\bdo\s*(\|[^|]*\|)?\s*$`)
+	gemfileEnd      = regexp.MustCompile(`^end\b`)
+	gemfileGroupOpt = regexp.MustCompile(`(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]*\]|:\w+|["'][^"']*["'])`)
+	gemfileName     = regexp.MustCompile(`:(\w+)|["']([^"']*)["']`)
+)
+
+// gemfileDevelopment reads a Gemfile (Ruby, read here line by line as
+// Bundler's DSL is written) for the gems declared only in the
+// development and test groups, those a production install
+// (BUNDLE_WITHOUT=development:test) leaves out. A gem declared by code
+// (a loop over a gemspec) is not seen, and so counts as a runtime one.
+func gemfileDevelopment(data []byte) map[string]bool {
+	type block struct{ groups []string }
+	var stack []block
+	decl := map[string][]bool{} // per declaration: development-only?
+	names := func(s string) []string {
+		var out []string
+		for _, m := range gemfileName.FindAllStringSubmatch(s, -1) {
+			out = append(out, m[1]+m[2])
+		}
+		return out
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		if gemfileEnd.MatchString(line) {
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		if m := gemfileGroup.FindStringSubmatch(line); m != nil {
+			opts, _, _ := strings.Cut(m[1], "optional:")
+			stack = append(stack, block{groups: names(opts)})
+			continue
+		}
+		if m := gemfileGem.FindStringSubmatch(line); m != nil {
+			var groups []string
+			for _, b := range stack {
+				groups = append(groups, b.groups...)
+			}
+			if o := gemfileGroupOpt.FindStringSubmatch(m[2]); o != nil {
+				groups = append(groups, names(o[1])...)
+			}
+			devOnly := len(groups) > 0
+			for _, g := range groups {
+				if g != "development" && g != "test" {
+					devOnly = false
+				}
+			}
+			decl[m[1]] = append(decl[m[1]], devOnly)
+			if gemfileOpens.MatchString(line) {
+				stack = append(stack, block{})
+			}
+			continue
+		}
+		if gemfileOpens.MatchString(line) {
+			stack = append(stack, block{})
+		}
+	}
+	dev := map[string]bool{}
+	for name, ds := range decl {
+		if !slices.Contains(ds, false) {
+			dev[name] = true
+		}
+	}
+	return dev
+}
+
+// Gradle
+
+// gradleConfigurations reads the configurations a Gradle lockfile lists
+// for each package ("group:artifact:version=conf1,conf2"): a package all
+// of whose configurations are a test source set's, the build script's
+// ("classpath", buildscript-gradle.lockfile) or a build tool's (a linter,
+// a documentation or coverage tool, an annotation processor, the Kotlin
+// compiler) is development-only. Any other configuration, a custom one
+// included, is taken for the application's.
+func gradleConfigurations(data []byte, lk *lockIndex) error {
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || strings.HasPrefix(line, "empty=") {
+			continue
+		}
+		coord, confs, ok := strings.Cut(line, "=")
+		i := strings.LastIndexByte(coord, ':')
+		if !ok || i < 0 {
+			continue
+		}
+		c, found := lk.find(coord[:i], coord[i+1:])
+		if !found {
+			continue
+		}
+		dev := true
+		for _, conf := range strings.Split(confs, ",") {
+			if !gradleBuildOnly(strings.TrimSpace(conf)) {
+				dev = false
+				break
+			}
+		}
+		lk.devFlag(c, dev)
+	}
+	return sc.Err()
+}
+
+// gradleToolConfigurations are the prefixes of configurations that
+// build tools resolve for themselves.
+var gradleToolConfigurations = []string{
+	"annotationProcessor", "kapt", "ksp", "ktlint", "detekt", "dokka", "jacoco", "kover", "spotless",
+	"checkstyle", "pmd", "spotbugs", "errorprone", "lint", "developmentOnly", "kotlinCompiler",
+	"kotlinNativeCompiler", "kotlinNativeBundle", "kotlinKlibCommonizer", "kotlinBuildTools", "kotlinScriptDef",
+}
+
+// gradleBuildOnly reports whether a configuration serves the build or
+// its tests, not the application.
+func gradleBuildOnly(conf string) bool {
+	if conf == "classpath" || strings.Contains(strings.ToLower(conf), "test") {
+		return true
+	}
+	for _, p := range gradleToolConfigurations {
+		if strings.HasPrefix(conf, p) {
+			return true
+		}
+	}
+	return false
 }
