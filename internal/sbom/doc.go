@@ -44,10 +44,12 @@
 // the lockfile's own marks (npm's "dev", pnpm 5-8's "dev", composer's
 // packages-dev and Composer 2's dev-package-names, poetry's category or
 // groups, Pipfile.lock's develop, Maven's test scope, pubspec.lock's
-// "direct dev"), or, where the lockfile has a graph but no marks, the
-// packages reachable only from the dependencies its manifest declares for
-// development (package.json's devDependencies for yarn, pnpm 9 and bun;
-// uv's and pyproject's dependency groups; Poetry's dev groups). A package
+// "direct dev", Gradle's test and build-tool configurations), or, where
+// the lockfile has a graph but no marks, the packages reachable only from
+// the dependencies its manifest declares for development (package.json's
+// devDependencies for yarn, pnpm 9 and bun; uv's and pyproject's
+// dependency groups; Poetry's dev groups; the Gemfile's development and
+// test groups). A package
 // listed by several files is development-only when every one says so.
 // Read SBOMs keep the mark from scope "excluded" or cyclonedx-npm's
 // cdx:npm:package:development.
