@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -350,5 +352,91 @@ func TestDevelopmentGradle(t *testing.T) {
 	}
 	if devs < 300 {
 		t.Errorf("%d development-only components, want the 300 and more of the build, tests and linters", devs)
+	}
+}
+
+// TestDevelopmentCargo: a Cargo workspace's dev-dependencies (lapce-app's
+// criterion, for benchmarks) and the crates only they need are
+// development-only; Cargo.lock's edges, read here on their own, say which
+// those are: reachable from criterion, and not from any other dependency
+// of the workspace's crates. A member whose Cargo.toml is not there
+// (ripgrep's crates/*, left out of its test data) counts as runtime.
+func TestDevelopmentCargo(t *testing.T) {
+	const dir = "testdata/sources/cargo-lapce"
+	var lock struct {
+		Package []struct {
+			Name, Version, Source string
+			Dependencies          []string
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "Cargo.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(b, &lock); err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string][]string{} // name -> name@version
+	for _, p := range lock.Package {
+		byName[p.Name] = append(byName[p.Name], p.Name+"@"+p.Version)
+	}
+	next := map[string][]string{}
+	var local []string
+	for _, p := range lock.Package {
+		k := p.Name + "@" + p.Version
+		if p.Source == "" {
+			local = append(local, k)
+		}
+		for _, d := range p.Dependencies {
+			f := strings.Fields(d)
+			if len(f) >= 2 {
+				next[k] = append(next[k], f[0]+"@"+f[1])
+			} else if vs := byName[f[0]]; len(vs) == 1 {
+				next[k] = append(next[k], vs[0])
+			}
+		}
+	}
+	// The workspace's crates are not followed: each one's own
+	// dependencies are the starts.
+	reach := func(from []string) map[string]bool {
+		seen := map[string]bool{}
+		stack := slices.Clone(from)
+		for len(stack) > 0 {
+			k := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[k] || slices.Contains(local, k) {
+				continue
+			}
+			seen[k] = true
+			stack = append(stack, next[k]...)
+		}
+		return seen
+	}
+	// Runtime: everything the workspace's crates need but criterion.
+	var starts []string
+	for _, l := range local {
+		for _, d := range next[l] {
+			if !strings.HasPrefix(d, "criterion@") {
+				starts = append(starts, d)
+			}
+		}
+	}
+	runtime := reach(starts)
+	var want []string
+	for k := range reach(byName["criterion"]) {
+		if !runtime[k] {
+			want = append(want, k)
+		}
+	}
+	want = set(want)
+	if len(want) < 5 {
+		t.Fatalf("criterion alone needs %d crates: misread", len(want))
+	}
+	res := mustExtract(t, dir)
+	if diff := cmp.Diff(want, developmentOnly(res.Components)); diff != "" {
+		t.Errorf("development-only crates (-Cargo.lock +Extract):\n%s", diff)
+	}
+	if got := developmentOnly(mustExtract(t, filepath.Join(lockfiles, "cargo-ripgrep")).Components); len(got) != 0 {
+		t.Errorf("ripgrep: development-only %v; its members' manifests are not there, so nothing is known", got)
 	}
 }

@@ -144,6 +144,9 @@ type lockIndex struct {
 	// graph (root, devRoot, start): devSeen for the development-only
 	// ones, prodSeen for the others.
 	starts map[int]uint8
+	// started are the local packages whose dependencies were recorded
+	// as starts (startsOf).
+	started map[int]bool
 }
 
 const (
@@ -248,6 +251,18 @@ func (lk *lockIndex) start(to int, dev bool) {
 	}
 }
 
+// startsOf records that the dependencies of local package i (a workspace
+// member, the project's own crate) were each recorded as a start, as
+// its manifest declares them: the graph is not followed through i, whose
+// edges do not tell development from runtime. A local package whose
+// manifest was not read is followed, its edges all taken for runtime.
+func (lk *lockIndex) startsOf(i int) {
+	if lk.started == nil {
+		lk.started = map[int]bool{}
+	}
+	lk.started[i] = true
+}
+
 // devFlag records what a format that marks every package (npm's "dev",
 // composer's packages-dev, poetry's category or groups) says of the
 // package at i.
@@ -305,6 +320,12 @@ func (lk *lockIndex) development() []int {
 		for len(stack) > 0 {
 			i := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
+			if lk.started[i] {
+				// The project's own package (a workspace member) whose
+				// dependencies entered as starts of their own, for
+				// development or not (startsOf): its edges mix both.
+				continue
+			}
 			for _, j := range next[i] {
 				if !seen[j] {
 					seen[j] = true

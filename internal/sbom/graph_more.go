@@ -44,6 +44,10 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 			return err
 		}
 	}
+	var devOf map[string]map[string]bool
+	if lk.sibling != nil {
+		devOf = cargoDevelopment(lk)
+	}
 	for _, p := range lock.Package {
 		from, ok := lk.find(p.Name, p.Version)
 		if !ok {
@@ -71,10 +75,75 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 			}
 			if ok {
 				lk.edge(from, to)
+				if dev, known := devOf[p.Name]; known && p.Source == "" {
+					lk.start(to, dev[f[0]])
+					lk.startsOf(from)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// cargoDevelopment reads the Cargo.toml of the workspace beside a
+// Cargo.lock (the root's and its members') for each crate's
+// dev-dependencies that are not also its dependencies or build
+// dependencies (a renamed one by its package name), by crate name. A
+// crate whose manifest is not found is left out: its dependencies are
+// taken for runtime ones.
+func cargoDevelopment(lk *lockIndex) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	read := func(dir string) *cargoManifest {
+		b := lk.sibling(path.Join(dir, "Cargo.toml"))
+		if b == nil {
+			return nil
+		}
+		m := new(cargoManifest)
+		md, err := toml.Decode(string(trimBOM(b)), m)
+		if err != nil {
+			return nil
+		}
+		if m.Package != nil && m.Package.Name != "" {
+			names := func(deps map[string]toml.Primitive) []string {
+				var ns []string
+				for key, prim := range deps {
+					var spec struct {
+						Package string `toml:"package"`
+					}
+					if md.PrimitiveDecode(prim, &spec) == nil && spec.Package != "" {
+						key = spec.Package
+					}
+					ns = append(ns, key)
+				}
+				return ns
+			}
+			dev, runtime := names(m.DevDependencies), append(names(m.Dependencies), names(m.BuildDependencies)...)
+			for _, t := range m.Target {
+				dev = append(dev, names(t.DevDependencies)...)
+				runtime = append(append(runtime, names(t.Dependencies)...), names(t.BuildDependencies)...)
+			}
+			d := map[string]bool{}
+			for _, n := range dev {
+				if !slices.Contains(runtime, n) {
+					d[n] = true
+				}
+			}
+			out[m.Package.Name] = d
+		}
+		return m
+	}
+	root := read("")
+	if root == nil || root.Workspace == nil || lk.glob == nil {
+		return out
+	}
+	for _, pattern := range root.Workspace.Members {
+		for _, dir := range lk.glob(pattern) {
+			if dir != "" && dir != "." {
+				read(dir)
+			}
+		}
+	}
+	return out
 }
 
 // Composer
@@ -280,6 +349,7 @@ func uvGraph(data []byte, lk *lockIndex) error {
 					// The project's own: its dependency groups (uv's
 					// dev-dependencies) are for development only.
 					lk.start(to, k >= runtime)
+					lk.startsOf(from)
 				}
 			}
 		}

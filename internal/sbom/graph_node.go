@@ -490,6 +490,9 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			} else if workspace {
 				lk.root(ws, to)
 			}
+			if workspace && ok {
+				lk.startsOf(from)
+			}
 			if ok {
 				lk.edge(from, to)
 			}

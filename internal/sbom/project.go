@@ -198,6 +198,7 @@ type cargoManifest struct {
 		License cargoField `toml:"license"`
 	} `toml:"package"`
 	Workspace *struct {
+		Members []string `toml:"members"`
 		Package struct {
 			Version string `toml:"version"`
 			License string `toml:"license"`
