@@ -49,7 +49,7 @@
 // the dependencies its manifest declares for development (package.json's
 // devDependencies for yarn, pnpm 9 and bun; uv's and pyproject's
 // dependency groups; Poetry's dev groups; the Gemfile's development and
-// test groups). A package
+// test groups; Cargo's dev-dependencies). A package
 // listed by several files is development-only when every one says so.
 // Read SBOMs keep the mark from scope "excluded" or cyclonedx-npm's
 // cdx:npm:package:development.
