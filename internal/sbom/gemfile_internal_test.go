@@ -2,14 +2,14 @@ package sbom
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestGemfileDevelopment: the ways a Gemfile puts a gem in a group.
-func TestGemfileDevelopment(t *testing.T) {
-	gemfile := `# frozen_string_literal: true
+// sampleGemfile puts gems in groups every way Bundler's DSL allows.
+const sampleGemfile = `# frozen_string_literal: true
 source "https://rubygems.org"
 ruby "3.3.0"
 
@@ -54,8 +54,11 @@ gem "minitest", "~> 5.0" # also at the top level: needed at runtime
 gem "sidekiq", group: [:default, :development]
 gem("pry", group: :development)
 `
+
+// TestGemfileDevelopment: the ways a Gemfile puts a gem in a group.
+func TestGemfileDevelopment(t *testing.T) {
 	var got []string
-	for n := range gemfileDevelopment([]byte(gemfile)) {
+	for n := range gemfileDevelopment([]byte(sampleGemfile)) {
 		got = append(got, n)
 	}
 	slices.Sort(got)
@@ -63,4 +66,18 @@ gem("pry", group: :development)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("development-only gems (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzGemfileDevelopment: any Gemfile is read without a panic, and a gem
+// it calls development-only is one it declares.
+func FuzzGemfileDevelopment(f *testing.F) {
+	f.Add([]byte(sampleGemfile))
+	f.Add([]byte("end\nend\ngroup :test do\ngem 'x'\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for n := range gemfileDevelopment(data) {
+			if !strings.Contains(string(data), n) {
+				t.Fatalf("%q is not in the Gemfile", n)
+			}
+		}
+	})
 }
