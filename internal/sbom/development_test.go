@@ -440,3 +440,93 @@ func TestDevelopmentCargo(t *testing.T) {
 		t.Errorf("ripgrep: development-only %v; its members' manifests are not there, so nothing is known", got)
 	}
 }
+
+// TestDevelopmentFromSBOMs: the SBOMs npm and cyclonedx-npm wrote of one
+// project say what its lockfile says. npm's SPDX names the project's
+// devDependencies with DEV_DEPENDENCY_OF (the rest follows its graph);
+// cyclonedx-npm marks each installed copy cdx:npm:package:development.
+// npm's own CycloneDX marks a package by one of its copies: one the
+// lockfile installs both for development and for production (ms 2.1.3,
+// also under send) is marked there, and only there.
+func TestDevelopmentFromSBOMs(t *testing.T) {
+	const dir = "testdata/sboms"
+	want := developmentOnly(mustExtract(t, filepath.Join(dir, "express-tree")).Components)
+	if len(want) < 200 {
+		t.Fatalf("the lockfile gives %d development-only packages: misread", len(want))
+	}
+	read := func(t *testing.T, name string) []string {
+		res, err := sbom.ReadSBOMFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return developmentOnly(res.Components)
+	}
+	for _, name := range []string{"npm-11.19.1-express.spdx.json", "cyclonedx-npm-express.cdx.json", "cyclonedx-npm-express.cdx.xml"} {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(want, read(t, name)); diff != "" {
+				t.Errorf("development-only (-lockfile +SBOM):\n%s", diff)
+			}
+		})
+	}
+	t.Run("npm-11.19.1-express.cdx.json", func(t *testing.T) {
+		var lock struct {
+			Packages map[string]struct {
+				Version string
+				Dev     bool
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "express-tree/package-lock.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &lock); err != nil {
+			t.Fatal(err)
+		}
+		ways := map[string]map[bool]bool{}
+		for k, e := range lock.Packages {
+			if i := strings.LastIndex(k, "node_modules/"); i >= 0 {
+				nv := k[i+len("node_modules/"):] + "@" + e.Version
+				if ways[nv] == nil {
+					ways[nv] = map[bool]bool{}
+				}
+				ways[nv][e.Dev] = true
+			}
+		}
+		both := slices.Clone(want)
+		for nv, w := range ways {
+			if w[true] && w[false] {
+				both = append(both, nv)
+			}
+		}
+		if diff := cmp.Diff(set(both), read(t, "npm-11.19.1-express.cdx.json")); diff != "" {
+			t.Errorf("development-only (-lockfile, with the packages installed both ways +SBOM):\n%s", diff)
+		}
+	})
+}
+
+// TestDevelopmentSPDX3: an SPDX 3 dependency whose lifecycle scope is
+// development (or test, build, design) is for development only, and so
+// is what only it needs.
+func TestDevelopmentSPDX3(t *testing.T) {
+	doc := `{
+  "@context": "https://spdx.org/rdf/3.0.1/spdx-context.jsonld",
+  "@graph": [
+    {"type": "CreationInfo", "@id": "_:ci", "specVersion": "3.0.1"},
+    {"type": "SpdxDocument", "spdxId": "urn:doc", "rootElement": ["urn:app"]},
+    {"type": "software_Package", "spdxId": "urn:app", "name": "app", "software_packageVersion": "1.0.0", "software_packageUrl": "pkg:npm/app@1.0.0", "software_primaryPurpose": "application"},
+    {"type": "software_Package", "spdxId": "urn:ms", "name": "ms", "software_packageVersion": "2.1.3", "software_packageUrl": "pkg:npm/ms@2.1.3"},
+    {"type": "software_Package", "spdxId": "urn:mocha", "name": "mocha", "software_packageVersion": "10.2.0", "software_packageUrl": "pkg:npm/mocha@10.2.0"},
+    {"type": "software_Package", "spdxId": "urn:diff", "name": "diff", "software_packageVersion": "5.0.0", "software_packageUrl": "pkg:npm/diff@5.0.0"},
+    {"type": "Relationship", "spdxId": "urn:r1", "from": "urn:app", "relationshipType": "dependsOn", "to": ["urn:ms"]},
+    {"type": "LifecycleScopedRelationship", "spdxId": "urn:r2", "from": "urn:app", "relationshipType": "dependsOn", "to": ["urn:mocha"], "scope": "development"},
+    {"type": "Relationship", "spdxId": "urn:r3", "from": "urn:mocha", "relationshipType": "dependsOn", "to": ["urn:diff", "urn:ms"]}
+  ]
+}`
+	res, err := sbom.ReadSBOM([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := developmentOnly(res.Components), []string{"diff@5.0.0", "mocha@10.2.0"}; !cmp.Equal(got, want) {
+		t.Errorf("development-only = %v, want %v (ms is the application's too)", got, want)
+	}
+}

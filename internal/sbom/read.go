@@ -384,6 +384,50 @@ func readSPDX(data []byte) (*Result, error) {
 
 // readSPDXDoc reads the packages of an SPDX 2 document, or of an SPDX 3
 // one as spdx3Doc gives it.
+// spdxDevelopment returns the packages only development needs, as an
+// SPDX document's relationships say (npm sbom writes DEV_DEPENDENCY_OF
+// for the project's devDependencies, SPDX 3 a lifecycle scope): those
+// reachable from a development edge's target and not from what the
+// described packages need otherwise. Edges are followed from a package
+// to what it depends on; a development edge is not followed for runtime.
+func spdxDevelopment(described []string, edges map[string][]string, devEdges map[[2]string]bool) map[string]bool {
+	if len(devEdges) == 0 || len(described) == 0 {
+		return nil
+	}
+	reach := func(from []string) map[string]bool {
+		seen := map[string]bool{}
+		stack := slices.Clone(from)
+		for len(stack) > 0 {
+			id := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			for _, to := range edges[id] {
+				if !devEdges[[2]string{id, to}] {
+					stack = append(stack, to)
+				}
+			}
+		}
+		return seen
+	}
+	runtime := reach(described)
+	var starts []string
+	for e := range devEdges {
+		if runtime[e[0]] {
+			starts = append(starts, e[1])
+		}
+	}
+	dev := map[string]bool{}
+	for id := range reach(starts) {
+		if !runtime[id] {
+			dev[id] = true
+		}
+	}
+	return dev
+}
+
 func readSPDXDoc(doc *spdxDoc) *Result {
 	v := strings.TrimPrefix(doc.SPDXVersion, "SPDX-")
 	type pkg struct {
@@ -423,18 +467,29 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 	}
 	described := slices.Clone(doc.DocumentDescribes)
 	edges := map[string][]string{}
+	devEdges := map[[2]string]bool{} // from, to: for development only
 	for _, r := range doc.Relationships {
 		switch t := r.Type; {
 		case t == "DESCRIBES" && r.Element == doc.SPDXID:
 			described = append(described, r.Related)
 		case t == "DESCRIBED_BY" && r.Related == doc.SPDXID:
 			described = append(described, r.Element)
-		case t == "DEPENDS_ON":
+		case t == "DEPENDS_ON" || t == "DEV_DEPENDS_ON":
 			edges[r.Element] = append(edges[r.Element], r.Related)
+			if t == "DEV_DEPENDS_ON" {
+				devEdges[[2]string{r.Element, r.Related}] = true
+			}
 		case strings.HasSuffix(t, "DEPENDENCY_OF"): // DEPENDENCY_OF, DEV_DEPENDENCY_OF, ...
 			edges[r.Related] = append(edges[r.Related], r.Element)
+			if t == "DEV_DEPENDENCY_OF" || t == "TEST_DEPENDENCY_OF" {
+				devEdges[[2]string{r.Related, r.Element}] = true
+			}
+		case t == "DEV_TOOL_OF" || t == "TEST_TOOL_OF" || t == "BUILD_TOOL_OF":
+			edges[r.Related] = append(edges[r.Related], r.Element)
+			devEdges[[2]string{r.Related, r.Element}] = true
 		}
 	}
+	dev := spdxDevelopment(described, edges, devEdges)
 	purlOf := func(id string) (string, bool) {
 		p, ok := pkgs[id]
 		return p.comp.Purl, ok && p.ok
@@ -468,6 +523,9 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 			continue
 		}
 		c := k.comp
+		if dev[p.SPDXID] {
+			setDevelopment(&c)
+		}
 		for _, to := range edges[p.SPDXID] {
 			if pu, ok := purlOf(to); ok {
 				c.DependsOn = append(c.DependsOn, pu)

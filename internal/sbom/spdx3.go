@@ -21,7 +21,8 @@ import (
 //   - SpdxDocument: its rootElement, the elements the document describes;
 //   - Relationship and LifecycleScopedRelationship: describes, dependsOn
 //     and the other kinds of dependency (optional, provided, static and
-//     dynamic links; SPDX 2's DEPENDS_ON, whatever the lifecycle scope),
+//     dynamic links; SPDX 2's DEPENDS_ON, and for development only when the
+//     lifecycle scope is development or test),
 //     hasDeclaredLicense and hasConcludedLicense, whose target is a
 //     simplelicensing_LicenseExpression.
 //
@@ -52,10 +53,25 @@ type spdx3Element struct {
 	RootElement      []string        `json:"rootElement"`
 	RelationshipType string          `json:"relationshipType"`
 	From             string          `json:"from"`
-	To               json.RawMessage `json:"to"` // a list, or one id
+	Scope            string          `json:"scope"` // a LifecycleScopedRelationship's
+	To               json.RawMessage `json:"to"`    // a list, or one id
 	Expression       string          `json:"simplelicensing_licenseExpression"`
 	CreationInfo     json.RawMessage `json:"creationInfo"`
 	SpecVersion      string          `json:"specVersion"`
+}
+
+// spdx3DevelopmentScopes are the lifecycle scopes of a dependency that a
+// running application does without. Not "build": what a compiled program
+// is built from is linked into it (the SPDX project's own example scopes
+// a Rust server's tokio and hyper so).
+var spdx3DevelopmentScopes = map[string]bool{"development": true, "test": true}
+
+// localScope is a lifecycle scope without its namespace.
+func localScope(s string) string {
+	if i := strings.LastIndexAny(s, "/_"); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }
 
 // localType is an element's type without its namespace
@@ -89,8 +105,8 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 	doc := &spdxDoc{SPDXVersion: "SPDX-3.0"}
 	licenses := map[string]string{} // license element id -> expression
 	type rel struct {
-		typ, from string
-		to        []string
+		typ, from, scope string
+		to               []string
 	}
 	var rels []rel
 	for i := range ld.Graph {
@@ -112,7 +128,7 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 					to = []string{one}
 				}
 			}
-			rels = append(rels, rel{e.RelationshipType, e.From, to})
+			rels = append(rels, rel{e.RelationshipType, e.From, e.Scope, to})
 		case "CreationInfo":
 			if v := strings.TrimSpace(e.SpecVersion); v != "" && !strings.HasPrefix(v, "3.") {
 				return nil, reject("unsupported SPDX version %q in an SPDX 3 document", truncate(v))
@@ -148,8 +164,12 @@ func spdx3Doc(data []byte) (*spdxDoc, error) {
 				doc.DocumentDescribes = append(doc.DocumentDescribes, r.to...)
 			}
 		case "dependsOn", "hasOptionalDependency", "hasProvidedDependency", "hasStaticLink", "hasDynamicLink":
+			typ := "DEPENDS_ON"
+			if spdx3DevelopmentScopes[localScope(r.scope)] {
+				typ = "DEV_DEPENDS_ON" // for development only (readSPDXDoc)
+			}
 			for _, to := range r.to {
-				doc.Relationships = append(doc.Relationships, spdxRelationship{Element: r.from, Type: "DEPENDS_ON", Related: to})
+				doc.Relationships = append(doc.Relationships, spdxRelationship{Element: r.from, Type: typ, Related: to})
 			}
 		case "hasDeclaredLicense", "hasConcludedLicense":
 			i, ok := index[r.from]
