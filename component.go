@@ -26,6 +26,11 @@ type Component struct {
 	// SPDX identifiers or expressions where they are, else the names as
 	// written.
 	Licenses []string `json:"licenses,omitempty"`
+	// Development is set when only development needs the component (a
+	// test runner, a linter, a bundler), as its lockfile, manifest or SBOM
+	// says; CycloneDX writes it as scope "excluded". A component is
+	// development-only where every file that lists it says so.
+	Development bool `json:"development,omitempty"`
 	// Properties are facts about the component that have no field of their
 	// own, by name (for example "sentinel:go_minimum").
 	Properties map[string]string `json:"properties,omitempty"`

@@ -145,7 +145,7 @@ type Finding struct {
 	Ecosystem string   `json:"ecosystem,omitempty"`
 	Locations []string `json:"locations"`
 	// Development is set when only development needs the component, as
-	// its lockfile or manifest says (sbom.PropDevelopment): a test or
+	// its lockfile or manifest says (Component.Development): a test or
 	// build tool, not what is deployed. It counts like any other; the
 	// agent's --omit-dev leaves such components out of the run.
 	Development bool `json:"development,omitempty"`
@@ -229,11 +229,11 @@ func New(in Input, sup *Suppressions) *Report {
 		}
 		for _, m := range res.Matches {
 			r.Findings = append(r.Findings, Finding{Purl: res.Purl, Name: c.Name, Version: c.Version,
-				Ecosystem: c.Ecosystem, Locations: locs, Development: sbom.Development(c), Advisory: m})
+				Ecosystem: c.Ecosystem, Locations: locs, Development: c.Development, Advisory: m})
 		}
 		if res.EOL != nil && res.EOL.EOL {
 			r.EndOfLife = append(r.EndOfLife, EOLComponent{Name: c.Name, Version: c.Version, Purl: res.Purl, Locations: locs,
-				Development: sbom.Development(c), EOL: *res.EOL})
+				Development: c.Development, EOL: *res.EOL})
 		}
 		if len(res.Undecided) > 0 {
 			r.Undecided = append(r.Undecided, Undecided{Purl: res.Purl, Advisories: res.Undecided})

@@ -97,7 +97,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		c.Properties = map[string]string{PropVersionConstraint: m.VersionComparator + p.Version}
 	}
 	if g, ok := p.Metadata.(interface{ DepGroups() []string }); ok && devGroups(exName, g.DepGroups()) {
-		setDevelopment(&c)
+		c.Development = true
 	}
 	if b, ok := p.Metadata.(versionBound); ok {
 		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
@@ -164,17 +164,9 @@ func mergeComponents(in []sentinel.Component) []sentinel.Component {
 		for _, l := range c.Licenses {
 			m.Licenses = appendLicense(m.Licenses, l)
 		}
-		if !Development(&c) {
-			// Development-only where every file that lists it says so.
-			delete(m.Properties, PropDevelopment)
-			if len(m.Properties) == 0 {
-				m.Properties = nil
-			}
-		}
+		// Development-only where every file that lists it says so.
+		m.Development = m.Development && c.Development
 		for k, v := range c.Properties {
-			if k == PropDevelopment && !Development(m) {
-				continue
-			}
 			if m.Properties == nil {
 				m.Properties = map[string]string{}
 			}

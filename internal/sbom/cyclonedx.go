@@ -29,13 +29,6 @@ const (
 	PropKEVRansom    = "sentinel:kev_ransomware"
 	PropNearestFix   = "sentinel:nearest_fix"
 	PropEOL          = "sentinel:eol"
-	// PropDevelopment ("true") marks a component that only development
-	// needs: its lockfile says so (npm's "dev", composer's packages-dev,
-	// poetry's groups, Pipfile.lock's develop, Maven's test scope), or
-	// it is reachable only from dependencies a manifest declares for
-	// development. CycloneDX writes such a component with scope
-	// "excluded", for test and other non-runtime use.
-	PropDevelopment = "sentinel:development"
 )
 
 // schema15 is the $schema of a CycloneDX 1.5 JSON document.
@@ -181,8 +174,8 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 			Licenses:   cdxLicenses(c.Licenses),
 			Properties: componentProperties(&c),
 		}
-		if Development(&c) {
-			cc.Scope = cdx.ScopeExcluded
+		if c.Development {
+			cc.Scope = cdx.ScopeExcluded // for test and other non-runtime use
 		}
 		out = append(out, cc)
 	}
@@ -269,9 +262,6 @@ func componentProperties(c *sentinel.Component) *[]cdx.Property {
 		props = append(props, cdx.Property{Name: PropLocation, Value: l})
 	}
 	for _, k := range slices.Sorted(maps.Keys(c.Properties)) {
-		if k == PropDevelopment {
-			continue // the component's scope says it
-		}
 		props = append(props, cdx.Property{Name: k, Value: c.Properties[k]})
 	}
 	if len(props) == 0 {
@@ -358,15 +348,4 @@ func Marshal(bom *cdx.BOM) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// Development reports whether c is marked as needed by development only
-// (PropDevelopment).
-func Development(c *sentinel.Component) bool { return c.Properties[PropDevelopment] == "true" }
-
-func setDevelopment(c *sentinel.Component) {
-	if c.Properties == nil {
-		c.Properties = map[string]string{}
-	}
-	c.Properties[PropDevelopment] = "true"
 }

@@ -111,6 +111,9 @@ type DocumentComponent struct {
 	Licenses []string
 	// Properties are the component's other sentinel:* properties.
 	Properties map[string]string
+	// Development is set for a component of scope "excluded" (or
+	// cdx:npm:package:development): only development needs it.
+	Development bool
 }
 
 // Dependency is one node of the dependency graph.
@@ -539,12 +542,7 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 			}
 		}
 	}
-	if developmentScope(c.Scope) {
-		if dc.Properties == nil {
-			dc.Properties = map[string]string{}
-		}
-		dc.Properties[PropDevelopment] = "true"
-	}
+	dc.Development = developmentScope(c.Scope)
 	s.push(dc)
 	ref := c.BOMRef
 	if ref == "" {

@@ -142,12 +142,7 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 			c["scope"] = "excluded"
 		}
 	}
-	if developmentScope(str(c["scope"])) {
-		if dc.Properties == nil {
-			dc.Properties = map[string]string{}
-		}
-		dc.Properties[PropDevelopment] = "true"
-	}
+	dc.Development = developmentScope(str(c["scope"]))
 	s.push(dc)
 	ref := dc.BOMRef
 	if ref == "" {

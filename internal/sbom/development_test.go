@@ -25,7 +25,7 @@ import (
 func developmentOnly(cs []sentinel.Component) []string {
 	out := []string{}
 	for _, c := range cs {
-		if sbom.Development(&c) {
+		if c.Development {
 			out = append(out, c.Name+"@"+c.Version)
 		}
 	}
@@ -238,7 +238,7 @@ func TestDevelopmentMerge(t *testing.T) {
 		t.Errorf("OmitDevelopment removed %d, want 2", n)
 	}
 	for _, c := range append(back.Components, back.Projects...) {
-		if sbom.Development(&c) {
+		if c.Development {
 			t.Errorf("%s kept", c.Purl)
 		}
 		for _, d := range c.DependsOn {
@@ -308,7 +308,7 @@ func checkInstalls(t *testing.T, dir string, key func(sentinel.Component) string
 	res := mustExtract(t, dir)
 	devs := 0
 	for _, c := range res.Components {
-		k, dev := key(c), sbom.Development(&c)
+		k, dev := key(c), c.Development
 		if dev {
 			devs++
 		}
@@ -336,7 +336,7 @@ func TestDevelopmentGradle(t *testing.T) {
 	var runtime []string
 	devs := 0
 	for _, c := range res.Components {
-		if sbom.Development(&c) {
+		if c.Development {
 			devs++
 		} else {
 			runtime = append(runtime, c.Name)
@@ -529,4 +529,13 @@ func TestDevelopmentSPDX3(t *testing.T) {
 	if got, want := developmentOnly(res.Components), []string{"diff@5.0.0", "mocha@10.2.0"}; !cmp.Equal(got, want) {
 		t.Errorf("development-only = %v, want %v (ms is the application's too)", got, want)
 	}
+}
+
+// TestDevelopmentBundler: rubygems.org's Rails application; the truth is
+// Bundler's own resolution of its Gemfile and Gemfile.lock for every group
+// but development and test (prod.txt) and for all (all.txt). minitest and
+// rack-test, in the test group, are Rails' own dependencies too; racc
+// comes with nokogiri, listed once per platform.
+func TestDevelopmentBundler(t *testing.T) {
+	checkInstalls(t, "testdata/ruby-dev/rubygems.org", func(c sentinel.Component) string { return c.Name + "@" + c.Version }, 200)
 }

@@ -38,7 +38,7 @@
 // qualifier on the purl) and licenses. OS package databases (dpkg, apk, RPM)
 // give purls with the distribution and the source package (ospkg.go).
 //
-// A component only development needs is marked (PropDevelopment; scope
+// A component only development needs is marked (Component.Development; scope
 // "excluded" in CycloneDX, where the specification puts components used for
 // tests and other non-runtime purposes), and only where its file says so:
 // the lockfile's own marks (npm's "dev", pnpm 5-8's "dev", composer's

@@ -137,7 +137,7 @@ func (r *Result) OmitDevelopment() int {
 	gone := map[string]bool{}
 	kept := r.Components[:0]
 	for _, c := range r.Components {
-		if Development(&c) {
+		if c.Development {
 			gone[c.Purl] = true
 			continue
 		}

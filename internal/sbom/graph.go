@@ -461,7 +461,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		// Every copy of the package the file lists (berry's patched
 		// typescript is a second entry of the same version).
 		for _, j := range same[lk.norm(comps[i].Name)+"@"+comps[i].Version] {
-			setDevelopment(&comps[j])
+			comps[j].Development = true
 		}
 	}
 	for i, ls := range lk.licenses {

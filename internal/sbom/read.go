@@ -221,6 +221,7 @@ func (d *Document) result() *Result {
 		}
 		sc.DependsOn = edges(c.BOMRef)
 		sc.Properties = c.Properties
+		sc.Development = c.Development
 		if c.Type == "application" && len(c.Locations) > 0 && isProjectManifest(path.Base(c.Locations[0])) {
 			// A project NewBOM wrote beside metadata.component.
 			sc.DependsOn = sortedUnique(sc.DependsOn)
@@ -524,7 +525,7 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		}
 		c := k.comp
 		if dev[p.SPDXID] {
-			setDevelopment(&c)
+			c.Development = true
 		}
 		for _, to := range edges[p.SPDXID] {
 			if pu, ok := purlOf(to); ok {
