@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
+	"gopkg.in/yaml.v3"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
@@ -538,4 +539,45 @@ func TestDevelopmentSPDX3(t *testing.T) {
 // comes with nokogiri, listed once per platform.
 func TestDevelopmentBundler(t *testing.T) {
 	checkInstalls(t, "testdata/ruby-dev/rubygems.org", func(c sentinel.Component) string { return c.Name + "@" + c.Version }, 200)
+}
+
+// TestDevelopmentPnpmMarks: pnpm 5 to 8 mark every package "dev: true" or
+// "dev: false"; Extract says what the file says.
+func TestDevelopmentPnpmMarks(t *testing.T) {
+	for _, name := range []string{"mixed-groups.v53.yaml", "mixed-groups.v54.yaml", "mixed-groups.v6.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata/pnpm-scalibr", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lock struct {
+				Packages map[string]struct{ Dev bool }
+			}
+			if err := yaml.Unmarshal(b, &lock); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{}
+			for k, p := range lock.Packages {
+				if p.Dev {
+					// "/is-number@7.0.0" (v6) or "/is-number/7.0.0" (v5)
+					k = strings.TrimPrefix(k, "/")
+					if i := strings.LastIndex(k, "@"); i > 0 {
+						want = append(want, k)
+					} else if i := strings.LastIndex(k, "/"); i > 0 {
+						want = append(want, k[:i]+"@"+k[i+1:])
+					}
+				}
+			}
+			if len(want) == 0 {
+				t.Fatal("the file marks no package dev: misread")
+			}
+			res, err := sbom.Extract(context.Background(), "p", sbom.Options{FS: fstest.MapFS{"pnpm-lock.yaml": {Data: b}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(set(want), developmentOnly(res.Components)); diff != "" {
+				t.Errorf("development-only (-file +Extract):\n%s", diff)
+			}
+		})
+	}
 }
