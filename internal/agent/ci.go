@@ -283,10 +283,10 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		if len(res.Projects) > 0 {
 			// A manifest without its lockfile: ranges, not versions.
 			p := res.Projects[0]
-			for _, w := range res.Warnings {
-				if filepath.Base(w.Path) == "bun.lockb" {
-					return fmt.Errorf("%s names the dependencies of %s as ranges, and its lockfile %s is bun's binary format, which is not read: there is nothing pinned to check, so the gate cannot pass; write bun.lock beside it (bun install --save-text-lockfile --frozen-lockfile --lockfile-only, bun 1.1.39 or later) and run the gate again",
-						p.Locations[0], p.Name, w.Path)
+			for _, e := range res.Errors {
+				if filepath.Base(e.Path) == "bun.lockb" {
+					return fmt.Errorf("%s names the dependencies of %s as ranges, and its lockfile %s, bun's binary format, could not be read: there is nothing pinned to check, so the gate cannot pass; write bun.lock beside it (bun install --save-text-lockfile --frozen-lockfile --lockfile-only, bun 1.1.39 or later) and run the gate again",
+						p.Locations[0], p.Name, e.Path)
 				}
 			}
 			return fmt.Errorf("%s names the dependencies of %s as ranges, and no lockfile was found under %s: there is nothing pinned to check, so the gate cannot pass; write the lockfile first (%s) and run the gate again",

@@ -16,8 +16,9 @@
 // outputs (obj/project.assets.json, <App>.deps.json), Gradle version
 // catalogs (a project without Gradle lockfiles), deno.lock and rebar.lock
 // are read by Sentinel's readers (msbuild.go, dotnetbuild.go,
-// gradlecatalog.go, denolock.go, rebarlock.go), and so are the GitHub
-// Actions of workflow files (actions.go). The walk only lists candidate
+// gradlecatalog.go, denolock.go, rebarlock.go), and so are bun's
+// binary bun.lockb where no bun.lock is beside it (bunlockb.go) and the
+// GitHub Actions of workflow files (actions.go). The walk only lists candidate
 // files; a pool of workers then reads each file once, largest first, and
 // runs the extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a

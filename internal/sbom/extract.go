@@ -401,9 +401,6 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		if exclude.file(p) {
 			return nil
 		}
-		if kinds&Languages != 0 && d.Name() == bunBinaryLock && !anyFile(fsys, path.Dir(p), "bun.lock") {
-			walkWarns = append(walkWarns, FileError{Path: p, Reason: bunBinaryReason})
-		}
 		api := &fileAPI{path: p, d: d}
 		var matched []filesystem.Extractor
 		for _, ex := range exs {
@@ -755,7 +752,7 @@ func (f statFS) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(f.F
 // or dir holds no record.
 func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) []job {
 	h, ok := hiddenRecords[name]
-	if !ok || anyFile(fsys, path.Dir(dir), h.lockfiles...) {
+	if !ok || projectLockfile(fsys, path.Dir(dir), h.lockfiles...) {
 		return nil
 	}
 	var jobs []job
@@ -785,16 +782,27 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 	return jobs
 }
 
-// bunBinaryLock is the lockfile bun wrote before 1.2, in a binary format
-// of its own that only bun reads. It is not read: a warning says how to
-// write the text lockfile beside it (bun.lock, which is read), and a
-// node_modules bun installed is read as if the project had no lockfile.
-const bunBinaryLock = "bun.lockb"
+// projectLockfile reports whether dir has one of the lockfiles names: a
+// bun.lockb counts only when it reads (bunBinaryLock).
+func projectLockfile(fsys fs.FS, dir string, names ...string) bool {
+	for _, n := range names {
+		if n == bunBinaryLock {
+			if bunLockbReadable(fsys, dir) {
+				return true
+			}
+		} else if anyFile(fsys, dir, n) {
+			return true
+		}
+	}
+	return false
+}
 
-// bunBinaryReason is the warning for a bun.lockb without a bun.lock.
-const bunBinaryReason = "bun's binary lockfile is not read: write the text lockfile beside it " +
-	"(bun install --save-text-lockfile --frozen-lockfile --lockfile-only, bun 1.1.39 or later) " +
-	"and scan again; an installed node_modules beside it is read meanwhile"
+// bunBinaryLock is the lockfile bun wrote before 1.2, in a binary format
+// of its own (bunlockb.go). It is read where no bun.lock is beside it (bun
+// itself prefers bun.lock), and it then stands for a node_modules beside
+// it; one that cannot be read is a file error saying how to write
+// bun.lock, and the node_modules is read meanwhile.
+const bunBinaryLock = "bun.lockb"
 
 // globQuote escapes the characters fs.Glob reads as a pattern's, so that a
 // directory named "app/[slug]" is that directory.
@@ -874,8 +882,8 @@ var hiddenRecords = map[string]struct {
 	// npm (node_modules/.package-lock.json) and pnpm
 	// (node_modules/.pnpm/lock.yaml).
 	"node_modules": {
-		// Not bun.lockb, which is not read (bunBinaryLock).
-		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"},
+		// bun.lockb only where it reads (projectLockfile).
+		lockfiles: []string{"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", bunBinaryLock},
 		records: []hiddenRecord{
 			{pattern: ".package-lock.json", extractor: packagelockjson.Name},
 			{pattern: ".pnpm/lock.yaml", extractor: pnpmlock.Name},

@@ -70,6 +70,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"yarn.lock":                   yarnGraph,
 	"pnpm-lock.yaml":              pnpmGraph,
 	"bun.lock":                    bunGraph,
+	"bun.lockb":                   bunLockbGraph,
 	"Cargo.lock":                  cargoGraph,
 	"composer.lock":               composerGraph,
 	"installed.json":              composerInstalledGraph, // vendor/composer/installed.json (hiddenLockfiles)
@@ -90,7 +91,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 // graphFormats are the lockfile base names whose dependency graph (edges
 // between packages) is read; the others in lockReaders give roots only.
 var graphFormats = []string{
-	".package-lock.json", "Cargo.lock", "Gemfile.lock", "bun.lock", "composer.lock", "gems.locked", "mix.lock",
+	".package-lock.json", "Cargo.lock", "Gemfile.lock", "bun.lock", "bun.lockb", "composer.lock", "gems.locked", "mix.lock",
 	"npm-shrinkwrap.json", "package-lock.json", "packages.lock.json", "pnpm-lock.yaml",
 	"poetry.lock", "uv.lock", "yarn.lock", "project.assets.json", ".deps.json", "installed.json",
 }

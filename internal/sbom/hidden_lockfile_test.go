@@ -571,10 +571,11 @@ func TestVendoredGems(t *testing.T) {
 	}
 }
 
-// TestBunBinaryLockfile: bun.lockb, bun's binary lockfile, is not read; a
-// warning says how to write the text one, and the node_modules bun
+// TestBunBinaryLockfile: a bun.lockb, bun's binary lockfile, that reads
+// is read instead of the node_modules beside it; one that does not read is
+// an error saying how to write the text one, and the node_modules bun
 // installed is read as for a project without a lockfile. Beside a
-// bun.lock (read instead) it is no news.
+// bun.lock (read instead) it is not read.
 func TestBunBinaryLockfile(t *testing.T) {
 	const installed = "testdata/lock-variants/npm-installed"
 	mem := fstest.MapFS{}
@@ -592,14 +593,30 @@ func TestBunBinaryLockfile(t *testing.T) {
 		t.Fatalf("node_modules alone: %d components", len(want))
 	}
 
-	// The first bytes bun writes; the rest is never read.
+	// The first bytes bun writes, and no more: truncated.
 	mem["app/bun.lockb"] = &fstest.MapFile{Data: []byte("#!/usr/bin/env bun\nbun-lockfile-format-v0\n\x02\x00\x00\x00")}
 	res := extract()
 	if got := names(res.Components); !slices.Equal(got, want) {
-		t.Errorf("with bun.lockb: %d components, %d without", len(got), len(want))
+		t.Errorf("with a truncated bun.lockb: %d components, %d without", len(got), len(want))
 	}
-	if len(res.Warnings) != 1 || path.Base(res.Warnings[0].Path) != "bun.lockb" || !strings.Contains(res.Warnings[0].Reason, "--save-text-lockfile") {
-		t.Errorf("warnings %v, want one on bun.lockb saying how to write bun.lock", res.Warnings)
+	if len(res.Errors) != 1 || path.Base(res.Errors[0].Path) != "bun.lockb" || !strings.Contains(res.Errors[0].Reason, "--save-text-lockfile") {
+		t.Errorf("errors %v, want one on bun.lockb saying how to write bun.lock", res.Errors)
+	}
+
+	// One bun 1.1.38 wrote is read, node_modules not.
+	lockb, err := os.ReadFile("testdata/bun-lockb/mix-1.1.38/bun.lockb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem["app/bun.lockb"] = &fstest.MapFile{Data: lockb}
+	res = extract()
+	for _, c := range res.Components {
+		if !slices.Equal(c.Locations, []string{"app/bun.lockb"}) {
+			t.Errorf("with a readable bun.lockb: %s from %v", c.Purl, c.Locations)
+		}
+	}
+	if len(res.Components) != 10 || len(res.Errors)+len(res.Warnings) != 0 {
+		t.Errorf("with a readable bun.lockb: %d components, want its 10; errors %v, warnings %v", len(res.Components), res.Errors, res.Warnings)
 	}
 
 	mem["app/bun.lock"] = &fstest.MapFile{Data: []byte(`{"lockfileVersion": 1, "workspaces": {"": {"name": "app"}}, "packages": {}}`)}

@@ -81,6 +81,7 @@ var registry = []struct {
 	{yarnlock.Name, Languages, newYarnLock},                                               // yarn.lock v1 and berry: Sentinel's reader (onepass.go)
 	{pnpmlock.Name, Languages, wrap[pnpmLockExtractor](pnpmlock.New)},                     // pnpm-lock.yaml (read once for packages and graph: graph_pnpm.go)
 	{bunlock.Name, Languages, wrap[bunLock](bunlock.New)},                                 // bun.lock (text format), with tarball addresses' versions (bunlock.go)
+	{bunLockb.name, Languages, bunLockb.factory()},                                        // bun.lockb (bun before 1.2) without a bun.lock beside it: Sentinel's reader (bunlockb.go)
 	{packagejson.Name, Languages, wrap[npmInstalled](packagejson.New)},                    // node_modules/**/package.json where node_modules keeps no lockfile and the project has none (npminstalled.go)
 	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)

@@ -36,6 +36,7 @@ func TestRegistry(t *testing.T) {
 		"javascript/yarnlock":                {"yarn.lock"},
 		"javascript/pnpmlock":                {"pnpm-lock.yaml"},
 		"javascript/bunlock":                 {"bun.lock"},
+		"javascript/bunlockb":                {"bun.lockb", "app/bun.lockb"},
 		"javascript/denolock":                {"deno.lock", "web/deno.lock"},
 		"javascript/packagejson":             {"node_modules/express/package.json", "app/node_modules/@types/node/package.json", "node_modules/send/node_modules/ms/package.json"},
 		"githubactions/workflow":             {".github/workflows/ci.yml", "sub/.github/workflows/release.yaml", "action.yml", ".github/actions/setup/action.yaml"},
