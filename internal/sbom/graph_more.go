@@ -230,22 +230,7 @@ func pyprojectStarts(lk *lockIndex) {
 	if b == nil {
 		return
 	}
-	var m struct {
-		Project *struct {
-			Dependencies         []string            `toml:"dependencies"`
-			OptionalDependencies map[string][]string `toml:"optional-dependencies"`
-		} `toml:"project"`
-		DependencyGroups map[string][]any `toml:"dependency-groups"`
-		Tool             struct {
-			Poetry *struct {
-				Dependencies    map[string]any `toml:"dependencies"`
-				DevDependencies map[string]any `toml:"dev-dependencies"`
-				Group           map[string]struct {
-					Dependencies map[string]any `toml:"dependencies"`
-				} `toml:"group"`
-			} `toml:"poetry"`
-		} `toml:"tool"`
-	}
+	var m pyprojectManifest
 	if _, err := toml.Decode(string(trimBOM(b)), &m); err != nil {
 		return
 	}

@@ -276,29 +276,33 @@ func cargoProject(fsys fs.FS, p string, data []byte) (project, bool) {
 // requirement ("requests[socks]>=2.0; python_version<'3.8'").
 var pep508Name = regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
 
+// pyprojectManifest is what Sentinel reads of a pyproject.toml: PEP 621's
+// project table, PEP 735's dependency groups and Poetry's own tables.
+type pyprojectManifest struct {
+	Project *struct {
+		Name                 string              `toml:"name"`
+		Version              string              `toml:"version"`
+		License              any                 `toml:"license"`
+		Dependencies         []string            `toml:"dependencies"`
+		OptionalDependencies map[string][]string `toml:"optional-dependencies"`
+	} `toml:"project"`
+	DependencyGroups map[string][]any `toml:"dependency-groups"`
+	Tool             struct {
+		Poetry *struct {
+			Name            string         `toml:"name"`
+			Version         string         `toml:"version"`
+			License         string         `toml:"license"`
+			Dependencies    map[string]any `toml:"dependencies"`
+			DevDependencies map[string]any `toml:"dev-dependencies"`
+			Group           map[string]struct {
+				Dependencies map[string]any `toml:"dependencies"`
+			} `toml:"group"`
+		} `toml:"poetry"`
+	} `toml:"tool"`
+}
+
 func pyProject(data []byte) (project, bool) {
-	var m struct {
-		Project *struct {
-			Name                 string              `toml:"name"`
-			Version              string              `toml:"version"`
-			License              any                 `toml:"license"`
-			Dependencies         []string            `toml:"dependencies"`
-			OptionalDependencies map[string][]string `toml:"optional-dependencies"`
-		} `toml:"project"`
-		DependencyGroups map[string][]any `toml:"dependency-groups"`
-		Tool             struct {
-			Poetry *struct {
-				Name            string         `toml:"name"`
-				Version         string         `toml:"version"`
-				License         string         `toml:"license"`
-				Dependencies    map[string]any `toml:"dependencies"`
-				DevDependencies map[string]any `toml:"dev-dependencies"`
-				Group           map[string]struct {
-					Dependencies map[string]any `toml:"dependencies"`
-				} `toml:"group"`
-			} `toml:"poetry"`
-		} `toml:"tool"`
-	}
+	var m pyprojectManifest
 	if _, err := toml.Decode(string(data), &m); err != nil {
 		return project{}, false
 	}
