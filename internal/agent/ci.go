@@ -111,7 +111,8 @@ Inputs and policy:
   --fail-on SEV     only matches of SEV or worse exit 71 (critical, high, medium, low);
                     known-exploited always exits 70, an unknown severity counts
   --omit-dev        leave out components only development needs (marked "(dev)"
-                    otherwise); also "omit_dev: true" in .sentinel.yaml in DIR
+                    otherwise), but a known-malicious one; also "omit_dev: true"
+                    in .sentinel.yaml in DIR
 End-of-life components are listed under the table; they do not change the exit code.
 
 Ignore file (` + DefaultIgnoreFile + ` in DIR, or --ignore FILE), every field but
@@ -237,6 +238,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		close(loaded)
 	}
 	o.scan.sbomNotes = true // the report's warnings (below)
+	o.scan.gateDev = true   // --omit-dev is applied to the matches (ciOmitDevelopment)
 	res, err := c.scan(scanCtx, root, o.scan)
 	<-loaded
 	if offlineErr != nil {
@@ -367,6 +369,16 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	if o.scan.omitDev {
+		var n, kept int
+		in.Results, n, kept = ciOmitDevelopment(res, in.Results)
+		in.Components, in.Projects = res.Components, res.Projects
+		note := fmt.Sprintf("sbom: left out %d development-only components (--omit-dev)", n)
+		if kept > 0 {
+			note += fmt.Sprintf("; %d known-malicious among them still count: a package runs when it is installed, for development or not", kept)
+		}
+		fmt.Fprintln(c.stderr(), note)
+	}
 	in.Warnings = warnings
 	r := report.New(in, sup)
 	for _, w := range r.Warnings {
@@ -376,6 +388,42 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	return &exitError{r.ExitCode, errors.New(r.VerdictLine())}
+}
+
+// ciOmitDevelopment is --omit-dev for the gate: the development-only
+// components leave the run (res, with the edges to them), their matches
+// with them, except a known-malicious package (an OSV MAL- record, a
+// malicious indicator) and its malicious matches: it does its harm when
+// it is installed, as a development tool is in CI. It returns the results
+// left, how many components were left out and how many development-only
+// ones were kept for being malicious.
+func ciOmitDevelopment(res *sbom.Result, results []sentinel.MatchResult) ([]sentinel.MatchResult, int, int) {
+	dev := map[string]bool{}
+	for _, c := range res.Components {
+		if c.Development {
+			dev[c.Purl] = true
+		}
+	}
+	malicious := map[string]bool{}
+	kept := results[:0:0]
+	for _, r := range results {
+		if !dev[r.Purl] {
+			kept = append(kept, r)
+			continue
+		}
+		var bad []sentinel.AdvisoryMatch
+		for _, m := range r.Matches {
+			if m.Malicious {
+				bad = append(bad, m)
+			}
+		}
+		if len(bad) > 0 {
+			malicious[r.Purl] = true
+			kept = append(kept, sentinel.MatchResult{Purl: r.Purl, Matches: bad})
+		}
+	}
+	n := res.OmitDevelopment(func(c *sentinel.Component) bool { return malicious[c.Purl] })
+	return kept, n, len(malicious)
 }
 
 func ciMore(n int) string {

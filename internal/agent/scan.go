@@ -22,7 +22,10 @@ type scanFlags struct {
 	// sbomNotes, with from, leaves the SBOM's notes (its components
 	// without a usable purl) to the caller, whose report keeps them.
 	sbomNotes bool
-	omitDev   bool // --omit-dev
+	omitDev   bool // --omit-dev, or omit_dev in the configuration (set by scan)
+	// gateDev leaves development-only components in the result for the
+	// gate, which applies omitDev itself (ciOmitDevelopment).
+	gateDev bool
 }
 
 func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *scanFlags {
@@ -39,12 +42,14 @@ func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *sca
 }
 
 // omitDevelopment applies --omit-dev (or the configuration's omit_dev) to
-// res, saying on stderr how many components it left out.
-func (c *Command) omitDevelopment(res *sbom.Result, omit bool) {
-	if !omit {
+// res, saying on stderr how many components it left out; for the gate
+// (gateDev) it only records the decision.
+func (c *Command) omitDevelopment(res *sbom.Result, sf *scanFlags, omit bool) {
+	sf.omitDev = omit
+	if !omit || sf.gateDev {
 		return
 	}
-	n := res.OmitDevelopment()
+	n := res.OmitDevelopment(nil)
 	fmt.Fprintf(c.stderr(), "sbom: left out %d development-only components (--omit-dev)\n", n)
 }
 
@@ -66,7 +71,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 			c.printScanNotes(res)
 		}
 		fmt.Fprintf(c.stderr(), "sbom: read %d components from %s\n", len(res.Components), sf.from)
-		c.omitDevelopment(res, sf.omitDev)
+		c.omitDevelopment(res, sf, sf.omitDev)
 		return res, nil
 	}
 	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts}
@@ -91,7 +96,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 		return nil, err
 	}
 	c.printScanNotes(res)
-	c.omitDevelopment(res, sf.omitDev || cfg.OmitDev)
+	c.omitDevelopment(res, sf, sf.omitDev || cfg.OmitDev)
 	return res, nil
 }
 

@@ -235,7 +235,7 @@ func TestDevelopmentMerge(t *testing.T) {
 		t.Errorf("read back: development-only = %v, want %v", got, want)
 	}
 
-	if n := back.OmitDevelopment(); n != 2 {
+	if n := back.OmitDevelopment(nil); n != 2 {
 		t.Errorf("OmitDevelopment removed %d, want 2", n)
 	}
 	for _, c := range append(back.Components, back.Projects...) {

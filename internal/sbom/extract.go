@@ -131,13 +131,14 @@ func (r *Result) MainProject() *sentinel.Component {
 }
 
 // OmitDevelopment removes the components only development needs
-// (Development) and the edges to them, and returns how many it removed:
-// what a build or a deployment installs without them (npm's --omit=dev).
-func (r *Result) OmitDevelopment() int {
+// (Component.Development), but those keep reports true for (keep may be
+// nil), and the edges to them, and returns how many it removed: what a
+// build or a deployment installs without them (npm's --omit=dev).
+func (r *Result) OmitDevelopment(keep func(*sentinel.Component) bool) int {
 	gone := map[string]bool{}
 	kept := r.Components[:0]
 	for _, c := range r.Components {
-		if c.Development {
+		if c.Development && (keep == nil || !keep(&c)) {
 			gone[c.Purl] = true
 			continue
 		}

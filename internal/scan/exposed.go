@@ -130,7 +130,7 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 	// Development-only packages (npm's devDependencies, composer's
 	// require-dev: webpack, phpunit) build or test the site; its pages
 	// and server run without them, so they are not the site's components.
-	res.OmitDevelopment()
+	res.OmitDevelopment(nil)
 	var out []observation
 	for _, comp := range res.Components {
 		if len(out) >= maxRecordPackages {
