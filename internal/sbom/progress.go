@@ -59,6 +59,16 @@ func (p *progress) finish(r *Result) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d files read, %d components, %d files skipped with errors\n",
-		r.Walked, len(r.Files), len(r.Components), len(r.Errors))
+	dev := 0
+	for i := range r.Components {
+		if r.Components[i].Development {
+			dev++
+		}
+	}
+	comps := fmt.Sprintf("%d components", len(r.Components))
+	if dev > 0 {
+		comps += fmt.Sprintf(" (%d for development only)", dev)
+	}
+	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d files read, %s, %d files skipped with errors\n",
+		r.Walked, len(r.Files), comps, len(r.Errors))
 }
