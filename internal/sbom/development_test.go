@@ -581,3 +581,96 @@ func TestDevelopmentPnpmMarks(t *testing.T) {
 		})
 	}
 }
+
+// TestDevelopmentUV: uv.lock records the project's dependency groups on
+// its own entry (and a virtual workspace root's under [manifest]); the
+// packages reachable only from those, read here off uv.lock's own edges,
+// are development-only.
+func TestDevelopmentUV(t *testing.T) {
+	const dir = lockfiles + "/uv-fullstack-fastapi-template"
+	type dep struct {
+		Name  string
+		Extra []string
+	}
+	var lock struct {
+		Package []struct {
+			Name   string
+			Source struct {
+				Virtual, Editable string
+			}
+			Dependencies         []dep
+			OptionalDependencies map[string][]dep `toml:"optional-dependencies"`
+			DevDependencies      map[string][]dep `toml:"dev-dependencies"`
+		}
+		Manifest struct {
+			DependencyGroups map[string][]dep `toml:"dependency-groups"`
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "uv.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := toml.Unmarshal(b, &lock); err != nil {
+		t.Fatal(err)
+	}
+	// A dependency with extras ("fastapi[standard]") needs the packages
+	// those extras name too.
+	deps := map[string][]dep{}
+	extras := map[string]map[string][]dep{}
+	local := map[string]bool{}
+	var runtime, dev []dep
+	for _, p := range lock.Package {
+		deps[p.Name], extras[p.Name] = p.Dependencies, p.OptionalDependencies
+		if p.Source.Virtual == "" && p.Source.Editable == "" {
+			continue
+		}
+		local[p.Name] = true
+		runtime = append(runtime, p.Dependencies...)
+		for _, g := range p.OptionalDependencies {
+			runtime = append(runtime, g...)
+		}
+		for _, g := range p.DevDependencies {
+			dev = append(dev, g...)
+		}
+	}
+	for _, g := range lock.Manifest.DependencyGroups {
+		dev = append(dev, g...)
+	}
+	reach := func(from []dep) map[string]bool {
+		seen := map[string]bool{}
+		for stack := slices.Clone(from); len(stack) > 0; {
+			d := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if local[d.Name] {
+				continue
+			}
+			for _, e := range d.Extra {
+				stack = append(stack, extras[d.Name][e]...)
+			}
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				stack = append(stack, deps[d.Name]...)
+			}
+		}
+		return seen
+	}
+	run := reach(runtime)
+	want := []string{}
+	for n := range reach(dev) {
+		if !run[n] {
+			want = append(want, n)
+		}
+	}
+	want = set(want)
+	if len(want) < 5 {
+		t.Fatalf("uv.lock's groups alone need %d packages: misread", len(want))
+	}
+	var got []string
+	for _, nv := range developmentOnly(mustExtract(t, dir).Components) {
+		n, _, _ := strings.Cut(nv, "@")
+		got = append(got, n)
+	}
+	if diff := cmp.Diff(want, set(got)); diff != "" {
+		t.Errorf("development-only (-uv.lock +Extract):\n%s", diff)
+	}
+}
