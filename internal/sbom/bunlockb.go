@@ -7,6 +7,7 @@ import (
 	"path"
 	"strconv"
 
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/purl"
@@ -45,7 +46,50 @@ import (
 // Every offset and length is checked against the file: a truncated or
 // corrupt file is an error, never a panic.
 
-var bunLockb = ownExtractor{name: "javascript/bunlockb", required: isBunLockb, read: readBunLockb}
+var bunLockb = bunLockbExtractor{ownExtractor{name: "javascript/bunlockb", required: isBunLockb, read: readBunLockb}}
+
+// bunLockbExtractor reads a bun.lockb once for both its packages and its
+// graph (onePass): bunLockbGraph takes the decoded file.
+type bunLockbExtractor struct{ ownExtractor }
+
+var _ onePass = bunLockbExtractor{}
+
+func (e bunLockbExtractor) factory() extractorFactory {
+	return func(*cpb.PluginConfig) (filesystem.Extractor, error) { return e, nil }
+}
+
+// shadowed reports whether a bun.lock is beside the bun.lockb: bun reads
+// that one, and so does Sentinel.
+func (bunLockbExtractor) shadowed(in *filesystem.ScanInput) bool {
+	return in.FS != nil && anyFile(in.FS, path.Dir(in.Path), "bun.lock")
+}
+
+// parse implements onePass.
+func (bunLockbExtractor) parse(b []byte) (any, error) {
+	f, err := decodeBunLockb(b)
+	if err != nil {
+		return nil, fmt.Errorf("bun's binary lockfile could not be read (%w): %s", err, bunLockbHint)
+	}
+	return f, nil
+}
+
+// packages implements onePass: a registry package as its name and
+// version, a git or GitHub package, a tarball as its name (and the
+// version a registry tarball's address names). The root, the workspace
+// members and the folders and symlinks are the project's own.
+func (bunLockbExtractor) packages(doc any, p string) []*extractor.Package {
+	var out []*extractor.Package
+	seen := map[string]bool{}
+	for _, pk := range doc.(*bunLockbFile).packages {
+		name, version, ok := pk.component()
+		if !ok || seen[name+"@"+version] {
+			continue
+		}
+		seen[name+"@"+version] = true
+		out = append(out, &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)})
+	}
+	return out
+}
 
 func isBunLockb(p string) bool { return path.Base(p) == bunBinaryLock }
 
@@ -316,30 +360,17 @@ func bunString(s, strs []byte) (string, error) {
 	return string(strs[off : off+n]), nil
 }
 
-// readBunLockb gives the packages of a bun.lockb: a registry package as
-// its name and version, a git or GitHub package, a tarball as its name
-// (and the version a registry tarball's address names). The root, the
-// workspace members and the folders and symlinks are the project's own.
-// A bun.lock beside it is what bun reads, and is read instead.
+// readBunLockb is Extract's reading (onePass gives the walk's).
 func readBunLockb(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	if in.FS != nil && anyFile(in.FS, path.Dir(in.Path), "bun.lock") {
+	var e bunLockbExtractor
+	if e.shadowed(in) {
 		return nil, nil
 	}
-	f, err := decodeBunLockb(b)
+	doc, err := e.parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("bun's binary lockfile could not be read (%w): %s", err, bunLockbHint)
+		return nil, err
 	}
-	var out []*extractor.Package
-	seen := map[string]bool{}
-	for _, p := range f.packages {
-		name, version, ok := p.component()
-		if !ok || seen[name+"@"+version] {
-			continue
-		}
-		seen[name+"@"+version] = true
-		out = append(out, &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(in.Path)})
-	}
-	return out, nil
+	return e.packages(doc, in.Path), nil
 }
 
 // component is the package's name and version as a component, and false
@@ -396,9 +427,12 @@ func bunLockbReadable(fsys fs.FS, dir string) bool {
 // resolved dependencies, the root's and each workspace member's direct
 // dependencies (devDependencies apart), and git sources.
 func bunLockbGraph(data []byte, lk *lockIndex) error {
-	f, err := decodeBunLockb(data)
-	if err != nil {
-		return err
+	f, ok := lk.pre.(*bunLockbFile)
+	if !ok {
+		var err error
+		if f, err = decodeBunLockb(data); err != nil {
+			return err
+		}
 	}
 	idx := make([]int, len(f.packages)) // package -> component, -1 for none
 	for i, p := range f.packages {

@@ -685,8 +685,10 @@ func runOnePass(op onePass, fsys scalibrfs.FS, j job, data []byte) (pkgs []*extr
 			pkgs, doc, err = nil, nil, fmt.Errorf("extractor panicked: %v", r)
 		}
 	}()
-	if n, ok := op.(npmLockExtractor); ok && n.shadowed(&filesystem.ScanInput{FS: fsys, Path: j.path}) {
-		return nil, nil, nil
+	if sh, ok := op.(interface {
+		shadowed(*filesystem.ScanInput) bool
+	}); ok && sh.shadowed(&filesystem.ScanInput{FS: fsys, Path: j.path}) {
+		return nil, nil, nil // another lockfile beside it is the one read
 	}
 	doc, err = op.parse(data)
 	if doc == nil {
