@@ -19,6 +19,9 @@ type EvidenceComponent struct {
 	Ecosystem string
 	Asset     string   // host, repository or asset where it was found
 	DependsOn []string // purls, where a dependency graph is known
+	// Development is set when the asset's submission marks the component
+	// as needed only for development.
+	Development bool
 }
 
 // EvidenceChange is one component drift event.

@@ -115,7 +115,12 @@ type Finding struct {
 	KEVDateAdded string   `json:"kev_date_added,omitempty"`
 	// Malicious is true for a package known to be malicious (an OSV MAL-
 	// record, an indicator that says so).
-	Malicious     bool       `json:"malicious"`
+	Malicious bool `json:"malicious"`
+	// Development is true when the asset's source marks the component as
+	// needed only for development (a test runner, a linter, a bundler):
+	// what is deployed does not carry it. The risk score does not change
+	// for it; a triage filters on it.
+	Development   bool       `json:"development"`
 	FixedVersions []string   `json:"fixed_versions"`
 	NearestFix    string     `json:"nearest_fix,omitempty"`
 	RiskScore     int        `json:"risk_score"`
@@ -151,13 +156,16 @@ type FindingFilter struct {
 	Status   []string
 	Category string
 	// CWE keeps findings of one weakness class ("CWE-1104").
-	CWE      string
-	KEV      *bool
-	Severity string
-	Band     string
-	AssetID  string
-	Purl     string
-	Advisory string
+	CWE string
+	KEV *bool
+	// Development keeps findings of development-only components (true)
+	// or of what is deployed (false).
+	Development *bool
+	Severity    string
+	Band        string
+	AssetID     string
+	Purl        string
+	Advisory    string
 	// Owner keeps findings assigned to this exact owner.
 	Owner string
 	// Sort is "" (by id) or FindingSortRisk: highest risk first, then by

@@ -37,6 +37,15 @@ type InventoryItem struct {
 	Ecosystem string `json:"ecosystem"`
 	Name      string `json:"name"`
 	Version   string `json:"version"`
+	// Development is set when the submission marks the component as
+	// needed only for development (Component.Development): every listing
+	// of it there does.
+	Development bool `json:"development,omitempty"`
+}
+
+// Component is the item as a component to match.
+func (it InventoryItem) Component() Component {
+	return Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version, Development: it.Development}
 }
 
 // Sighting is one component on one host in the inverted index.

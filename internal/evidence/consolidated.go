@@ -20,7 +20,8 @@ import (
 const HashingStrategy = `sbom/consolidated.cdx.json is deterministic: the same inventory gives the same bytes and so the
 same SHA-256. Components are deduplicated by purl (rows with the same purl on several assets become one
 component listing every asset as a "sentinel:asset" property) and sorted by purl in byte order; each
-component's bom-ref is its purl; the dependency graph is kept ("dependencies", sorted by ref, each
+component's bom-ref is its purl; a component that every asset's submission marks as needed only for
+development has scope "excluded"; the dependency graph is kept ("dependencies", sorted by ref, each
 dependsOn sorted and deduplicated, references to purls outside the inventory dropped). The document is
 canonical JSON (RFC 8785 style): object keys sorted by code point, no insignificant white space, strings
 with only the escapes JSON requires, integers without exponent. It carries no timestamp and no serial
@@ -122,6 +123,8 @@ func writeConsolidated(ctx context.Context, w io.Writer, src Source, org *sentin
 			c.assets = c.assets[:0]
 			c.deps = c.deps[:0]
 		}
+		// Development-only where every asset says so.
+		c.cur.Development = c.cur.Development && ec.Development
 		if ec.Asset != "" {
 			c.assets = append(c.assets, ec.Asset)
 		}
@@ -205,6 +208,9 @@ func (c *consolidated) flush() error {
 	}
 	b = append(b, `,"purl":`...)
 	b = jsonString(b, e.Purl)
+	if e.Development {
+		b = append(b, `,"scope":"excluded"`...)
+	}
 	typ := e.Type
 	if typ == "" {
 		typ = "library"

@@ -97,10 +97,10 @@ func testSource() *memSource {
 				Original: []byte(`{"bomFormat":"CycloneDX","specVersion":"1.5","version":1}`)},
 		},
 		components: []sentinel.EvidenceComponent{
-			{Purl: "pkg:golang/golang.org/x/net@v0.1.0", Name: "golang.org/x/net", Version: "v0.1.0", Ecosystem: "Go", Asset: "db-1"},
+			{Purl: "pkg:golang/golang.org/x/net@v0.1.0", Name: "golang.org/x/net", Version: "v0.1.0", Ecosystem: "Go", Asset: "db-1", Development: true},
 			{Purl: "pkg:npm/express@4.18.2", Name: "express", Version: "4.18.2", Ecosystem: "npm", Asset: "web-1",
 				DependsOn: []string{"pkg:npm/lodash@4.17.21", "pkg:npm/not-in-inventory@1.0.0", "pkg:npm/lodash@4.17.21"}},
-			{Purl: "pkg:npm/lodash@4.17.21", Name: "lodash", Version: "4.17.21", Ecosystem: "npm", Asset: "web-1"},
+			{Purl: "pkg:npm/lodash@4.17.21", Name: "lodash", Version: "4.17.21", Ecosystem: "npm", Asset: "web-1", Development: true},
 			{Purl: "pkg:npm/lodash@4.17.21", Name: "lodash", Version: "4.17.21", Ecosystem: "npm", Asset: "db-1"},
 			{Purl: "pkg:pypi/django@4.2.0", Name: "Django", Version: "4.2.0", Ecosystem: "PyPI", Asset: "web-1"},
 		},

@@ -2,6 +2,7 @@ package finding
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 func (e *Engine) Routes() []httpapi.Route {
 	return []httpapi.Route{
 		{Method: "GET", Path: "/v1/findings", Scope: sentinel.ScopeFindingsRead,
-			Query:   []string{"status", "category", "cwe", "kev", "severity", "band", "asset", "purl", "advisory", "owner", "sort", "limit", "cursor"},
+			Query:   []string{"status", "category", "cwe", "kev", "development", "severity", "band", "asset", "purl", "advisory", "owner", "sort", "limit", "cursor"},
 			Summary: "List findings; status may be a comma-separated list; sort=risk lists the highest risk first (default: by id).", Response: httpapi.ListResponse[sentinel.Finding]{},
 			Handler: e.list},
 		{Method: "GET", Path: "/v1/findings/summary", Scope: sentinel.ScopeFindingsRead, Query: []string{"days"},
@@ -77,16 +78,11 @@ func (e *Engine) list(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.AssetID = as[0].ID
 	}
-	switch q.Get("kev") {
-	case "":
-	case "true":
-		t := true
-		f.KEV = &t
-	case "false":
-		v := false
-		f.KEV = &v
-	default:
-		return sentinel.InvalidField("kev", "kev must be true or false")
+	if f.KEV, err = boolParam(q, "kev"); err != nil {
+		return err
+	}
+	if f.Development, err = boolParam(q, "development"); err != nil {
+		return err
 	}
 	fs, next, err := e.DB.FindFindings(r.Context(), f)
 	if err != nil {
@@ -139,4 +135,17 @@ func (e *Engine) history(w http.ResponseWriter, r *http.Request) error {
 	}
 	httpapi.WriteJSON(w, http.StatusOK, httpapi.ListResponse[sentinel.FindingHistoryEntry]{Data: h})
 	return nil
+}
+
+// boolParam reads an optional true/false query parameter: nil when absent.
+func boolParam(q url.Values, name string) (*bool, error) {
+	switch q.Get(name) {
+	case "":
+		return nil, nil
+	case "true":
+		return new(true), nil
+	case "false":
+		return new(false), nil
+	}
+	return nil, sentinel.InvalidField(name, "%s must be true or false", name)
 }

@@ -301,6 +301,7 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 			}
 		}
 	}
+	dev := developmentOnly(in.Components)
 	keys := make([]matchKey, 0, len(current))
 	for k := range current {
 		keys = append(keys, k)
@@ -319,7 +320,7 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 		if f != nil {
 			boost = boosts[f.ID]
 		}
-		ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a, boost)
+		ch, err := e.apply(ctx, tx, in, asset, f, k.purl, a, boost, dev[k.purl])
 		if err != nil {
 			return nil, err
 		}
@@ -370,8 +371,9 @@ func (e *Engine) reconcileTx(ctx context.Context, tx Tx, in Input, current map[m
 
 // apply creates or refreshes one finding and returns what changed that
 // matters. boost is the risk edge traffic added to the finding (package
-// edgesvc), kept on top of the advisory's.
-func (e *Engine) apply(ctx context.Context, tx Tx, in Input, asset *sentinel.Asset, f *sentinel.Finding, purl string, a sentinel.AdvisoryMatch, boost int) ([]Change, error) {
+// edgesvc), kept on top of the advisory's; development says whether the
+// source marks the component as needed only for development.
+func (e *Engine) apply(ctx context.Context, tx Tx, in Input, asset *sentinel.Asset, f *sentinel.Finding, purl string, a sentinel.AdvisoryMatch, boost int, development bool) ([]Change, error) {
 	now := tx.Now()
 	evidence := in.Evidence[purl]
 	if evidence == nil && in.SubmissionID != "" {
@@ -388,6 +390,7 @@ func (e *Engine) apply(ctx context.Context, tx Tx, in Input, asset *sentinel.Ass
 			Category: sentinel.CategoryVulnerableComponent, CWE: cwe, Status: sentinel.StatusOpen, Source: in.Source,
 			FirstSeen: now, Compliance: Compliance(in.Org.Catalog, cwe), Evidence: evidence}
 		fill(f, a, score, band, now)
+		f.Development = development
 		f.SLADueAt = now.Add(sentinel.SLAWindow(band))
 		if err := tx.SaveFinding(ctx, f); err != nil {
 			return nil, err
@@ -398,6 +401,7 @@ func (e *Engine) apply(ctx context.Context, tx Tx, in Input, asset *sentinel.Ass
 	var changes []Change
 	prevScore, prevBand, prevKEV, prevFix, prevSeverity, prevCVSS := f.RiskScore, f.Band, f.KEV, f.NearestFix, f.Severity, f.CVSSScore
 	fill(f, a, score, band, now)
+	f.Development = development
 	if evidence != nil {
 		f.Evidence = evidence
 	}
@@ -555,6 +559,23 @@ func EscalatedData(f *sentinel.Finding, asset *sentinel.Asset, prev int) sentine
 // unnamedComponents are the name@version keys (lowercased name) of the
 // components a source lists without a purl.
 type unnamedComponents map[string]bool
+
+// developmentOnly returns the purls of comps that every listing marks as
+// needed only for development.
+func developmentOnly(comps []sentinel.Component) map[string]bool {
+	dev := map[string]bool{}
+	for _, c := range comps {
+		if c.Purl == "" {
+			continue
+		}
+		if d, ok := dev[c.Purl]; ok {
+			dev[c.Purl] = d && c.Development
+		} else {
+			dev[c.Purl] = c.Development
+		}
+	}
+	return dev
+}
 
 // listedWithoutPurl collects the components of comps that have a name and
 // a version but no purl.

@@ -179,7 +179,9 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 		if c.NoPurl {
 			pu = ""
 		}
-		items = append(items, purl.ItemFromPurl(pu, name, c.Version))
+		it := purl.ItemFromPurl(pu, name, c.Version)
+		it.Development = c.Development
+		items = append(items, it)
 	}
 	edges := graphEdges(doc, items)
 	org, err := s.DB.FindOrgByID(ctx, orgID)

@@ -208,6 +208,9 @@ type Match struct {
 	SourceID string `json:"source_id"`
 	Purl     string `json:"purl"`
 	Version  string `json:"version"`
+	// Development is set when the host's source marks the component as
+	// needed only for development.
+	Development bool `json:"development,omitempty"`
 	// Finding is the existing finding of this indicator on the host, if
 	// any; Action is what applying does: create, reopen or unchanged.
 	Finding string `json:"finding_id,omitempty"`
@@ -238,7 +241,7 @@ func (s *Service) Preview(ctx context.Context, i *sentinel.IOC) (*Preview, error
 		if c.Purl == "" || !vs.Contains(c.Version) {
 			continue
 		}
-		m := Match{Host: c.Host, Kind: c.Kind, SourceID: c.SourceID, Purl: c.Purl, Version: c.Version, Action: "create"}
+		m := Match{Host: c.Host, Kind: c.Kind, SourceID: c.SourceID, Purl: c.Purl, Version: c.Version, Development: c.Development, Action: "create"}
 		if f := have[c.Host+"\x00"+c.Purl]; f != nil {
 			m.Finding = f.ID
 			switch f.Status {
@@ -324,7 +327,7 @@ func (s *Service) apply(w http.ResponseWriter, r *http.Request) error {
 	comps := map[group][]sentinel.Component{}
 	for _, m := range p.Matches {
 		g := group{m.Host, m.Kind, m.SourceID}
-		comps[g] = append(comps[g], sentinel.Component{Purl: m.Purl, Version: m.Version})
+		comps[g] = append(comps[g], sentinel.Component{Purl: m.Purl, Version: m.Version, Development: m.Development})
 	}
 	keys := make([]group, 0, len(comps))
 	for g := range comps {

@@ -270,5 +270,5 @@ const tomcatSBOM = `{"bomFormat":"CycloneDX","specVersion":"1.5","version":1,
 "metadata":{"component":{"type":"application","name":"shop-api","version":"2.3.0"}},
 "components":[
 {"type":"library","name":"tomcat-embed-core","group":"org.apache.tomcat.embed","version":"9.0.30","purl":"pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@9.0.30"},
-{"type":"library","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15"},
+{"type":"library","name":"lodash","version":"4.17.15","purl":"pkg:npm/lodash@4.17.15","scope":"excluded"},
 {"type":"library","name":"left-pad","version":"1.3.0","purl":"pkg:npm/left-pad@1.3.0"}]}`

@@ -223,7 +223,7 @@ func (s *Site) component(w http.ResponseWriter, r *http.Request, c *reqCtx) erro
 
 // findingFilters are the Findings page's filters, as its form and the API
 // both name them.
-var findingFilters = []string{"status", "band", "kev", "category", "asset", "owner", "purl", "advisory"}
+var findingFilters = []string{"status", "band", "kev", "development", "category", "asset", "owner", "purl", "advisory"}
 
 type findingsData struct {
 	Filter   map[string]string

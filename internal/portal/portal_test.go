@@ -67,6 +67,15 @@ func TestEveryPage(t *testing.T) {
 			t.Errorf("GET %s: layout or headers missing: %v", path, r.header)
 		}
 	}
+	// lodash is there for development only: the findings list says so
+	// and filters on it.
+	if r := b.get("/findings?development=true"); !strings.Contains(r.body, `pkg:npm/lodash@4.17.15 <span class="dev"`) ||
+		strings.Contains(r.body, "tomcat-embed-core") {
+		t.Errorf("development-only findings:\n%s", r.text())
+	}
+	if r := b.get("/findings?development=false"); strings.Contains(r.body, "lodash") || !strings.Contains(r.body, "tomcat-embed-core") {
+		t.Errorf("deployed findings:\n%s", r.text())
+	}
 	// The overview says how fresh the intel is.
 	if r := b.get("/"); !strings.Contains(r.body, "Last successful sync") || !strings.Contains(r.body, "2025.06.10") || strings.Contains(r.body, "stale") {
 		t.Errorf("intel freshness on the overview:\n%s", r.text())

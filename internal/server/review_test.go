@@ -60,7 +60,7 @@ func TestSecurityReviewFixes(t *testing.T) {
 	}
 
 	// Findings filters: unknown values and garbage cursors are 400.
-	for _, q := range []string{"band=urgent", "severity=severe", "category=bugs", "cursor=garbage", "status=closed", "kev=maybe"} {
+	for _, q := range []string{"band=urgent", "severity=severe", "category=bugs", "cursor=garbage", "status=closed", "kev=maybe", "development=yes"} {
 		if code, _, b := call("GET", "/v1/findings?"+q, nil); code != 400 {
 			t.Errorf("GET /v1/findings?%s: %d %s", q, code, b)
 		}

@@ -49,7 +49,7 @@ var (
 	findingsTable = bufferedTable{head: `INSERT INTO findings (org_id, asset_id, purl, advisory_id, category, cwe, summary, aliases,
 		severity, cvss_score, kev, kev_date_added, fixed_versions, nearest_fix, risk_score, band,
 		sla_due_at, sla_breached_at, status, status_reason, accepted_until, owner, compliance, source,
-		first_seen, last_seen, resolved_at, updated_at, evidence, malicious, id) VALUES `, columns: 31, perStmt: 500}
+		first_seen, last_seen, resolved_at, updated_at, evidence, malicious, development, id) VALUES `, columns: 32, perStmt: 500}
 	eventsTable = bufferedTable{head: `INSERT INTO events (id, org_id, type, subject, envelope, created_at) VALUES `,
 		columns: 6, perStmt: 2000}
 )

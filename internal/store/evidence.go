@@ -81,7 +81,7 @@ func (db *DB) EvidenceComponents(ctx context.Context, orgID string, fn func(*sen
 	if db.Engine == Postgres {
 		deps = `COALESCE(json_agg(e.to_purl)::text, '[]')`
 	}
-	rows, err := db.Query(ctx, `SELECT i.purl, i.ecosystem, i.name, i.version, i.host,
+	rows, err := db.Query(ctx, `SELECT i.purl, i.ecosystem, i.name, i.version, i.host, i.development,
 			(SELECT `+deps+` FROM inventory_edges e
 				WHERE e.submission_id = i.submission_id AND e.from_purl = i.purl AND e.org_id = i.org_id)
 		FROM inventory i
@@ -98,7 +98,7 @@ func (db *DB) EvidenceComponents(ctx context.Context, orgID string, fn func(*sen
 	var dependsOn []byte
 	for rows.Next() {
 		c = sentinel.EvidenceComponent{}
-		if err := rows.Scan(&c.Purl, &c.Ecosystem, &c.Name, &c.Version, &c.Asset, &dependsOn); err != nil {
+		if err := rows.Scan(&c.Purl, &c.Ecosystem, &c.Name, &c.Version, &c.Asset, &c.Development, &dependsOn); err != nil {
 			return err
 		}
 		if c.DependsOn, err = jsonStrings(dependsOn); err != nil {

@@ -15,7 +15,7 @@ import (
 const findingColumns = `f.id, f.org_id, f.asset_id, a.name, f.purl, f.advisory_id, f.category, f.cwe, f.summary, f.aliases,
 	f.severity, f.cvss_score, f.kev, f.kev_date_added, f.fixed_versions, f.nearest_fix, f.risk_score, f.band,
 	f.sla_due_at, f.sla_breached_at, f.status, f.status_reason, f.accepted_until, f.owner, f.compliance, f.source,
-	f.first_seen, f.last_seen, f.resolved_at, f.updated_at, f.evidence, f.malicious`
+	f.first_seen, f.last_seen, f.resolved_at, f.updated_at, f.evidence, f.malicious, f.development`
 
 func scanFinding(row interface{ Scan(...any) error }) (*sentinel.Finding, error) {
 	var f sentinel.Finding
@@ -25,7 +25,7 @@ func scanFinding(row interface{ Scan(...any) error }) (*sentinel.Finding, error)
 	err := row.Scan(&f.ID, &f.OrgID, &f.AssetID, &f.AssetName, &f.Purl, &f.AdvisoryID, &f.Category, &f.CWE, &f.Summary, &aliases,
 		&f.Severity, &f.CVSSScore, &f.KEV, &f.KEVDateAdded, &fixed, &f.NearestFix, &f.RiskScore, &f.Band,
 		&due, &breached, &f.Status, &f.StatusReason, &accepted, &f.Owner, &compliance, &f.Source,
-		&first, &last, &resolved, &updated, &evidence, &f.Malicious)
+		&first, &last, &resolved, &updated, &evidence, &f.Malicious, &f.Development)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 	args := []any{f.OrgID, f.AssetID, f.Purl, f.AdvisoryID, f.Category, f.CWE, f.Summary, jsonText(f.Aliases),
 		f.Severity, f.CVSSScore, f.KEV, f.KEVDateAdded, jsonText(f.FixedVersions), f.NearestFix, f.RiskScore, f.Band,
 		MS(f.SLADueAt), msPtr(f.SLABreachedAt), f.Status, f.StatusReason, msPtr(f.AcceptedUntil), f.Owner, jsonText(f.Compliance), f.Source,
-		MS(f.FirstSeen), MS(f.LastSeen), msPtr(f.ResolvedAt), MS(f.UpdatedAt), jsonText(f.Evidence), f.Malicious}
+		MS(f.FirstSeen), MS(f.LastSeen), msPtr(f.ResolvedAt), MS(f.UpdatedAt), jsonText(f.Evidence), f.Malicious, f.Development}
 	if f.ID == "" {
 		f.ID = sentinel.NewID(sentinel.PrefixFinding)
 		if tx.buf != nil {
@@ -75,8 +75,8 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 		_, err := tx.Exec(ctx, `INSERT INTO findings (org_id, asset_id, purl, advisory_id, category, cwe, summary, aliases,
 			severity, cvss_score, kev, kev_date_added, fixed_versions, nearest_fix, risk_score, band,
 			sla_due_at, sla_breached_at, status, status_reason, accepted_until, owner, compliance, source,
-			first_seen, last_seen, resolved_at, updated_at, evidence, malicious, id)
-			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)`,
+			first_seen, last_seen, resolved_at, updated_at, evidence, malicious, development, id)
+			VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31,$32)`,
 			append(args, f.ID)...)
 		if err != nil {
 			return fmt.Errorf("insert finding: %w", err)
@@ -86,7 +86,7 @@ func (tx *Tx) SaveFinding(ctx context.Context, f *sentinel.Finding) error {
 	_, err := tx.Exec(ctx, `UPDATE findings SET org_id=$1, asset_id=$2, purl=$3, advisory_id=$4, category=$5, cwe=$6, summary=$7, aliases=$8,
 		severity=$9, cvss_score=$10, kev=$11, kev_date_added=$12, fixed_versions=$13, nearest_fix=$14, risk_score=$15, band=$16,
 		sla_due_at=$17, sla_breached_at=$18, status=$19, status_reason=$20, accepted_until=$21, owner=$22, compliance=$23, source=$24,
-		first_seen=$25, last_seen=$26, resolved_at=$27, updated_at=$28, evidence=$29, malicious=$30 WHERE id = $31`, append(args, f.ID)...)
+		first_seen=$25, last_seen=$26, resolved_at=$27, updated_at=$28, evidence=$29, malicious=$30, development=$31 WHERE id = $32`, append(args, f.ID)...)
 	if err != nil {
 		return fmt.Errorf("update finding %s: %w", f.ID, err)
 	}
@@ -150,6 +150,9 @@ func (db *DB) FindFindings(ctx context.Context, f sentinel.FindingFilter) ([]*se
 	}
 	if f.KEV != nil {
 		add("f.kev = ?", *f.KEV)
+	}
+	if f.Development != nil {
+		add("f.development = ?", *f.Development)
 	}
 	if f.Severity != "" {
 		add("f.severity = ?", f.Severity)

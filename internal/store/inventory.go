@@ -63,17 +63,22 @@ func (tx *Tx) setLive(ctx context.Context, orgID, host, sourceID, kind string, a
 }
 
 // dedupItems drops items without a name and repeats of an (ecosystem,
-// name, version), keeping the first.
+// name, version), keeping the first; the one kept is development-only
+// when every repeat is.
 func dedupItems(items []sentinel.InventoryItem) []sentinel.InventoryItem {
 	type key struct{ eco, name, version string }
-	seen := make(map[key]bool, len(items))
+	seen := make(map[key]int, len(items))
 	uniq := make([]sentinel.InventoryItem, 0, len(items))
 	for _, it := range items {
-		k := key{it.Ecosystem, it.Name, it.Version}
-		if it.Name == "" || seen[k] {
+		if it.Name == "" {
 			continue
 		}
-		seen[k] = true
+		k := key{it.Ecosystem, it.Name, it.Version}
+		if i, ok := seen[k]; ok {
+			uniq[i].Development = uniq[i].Development && it.Development
+			continue
+		}
+		seen[k] = len(uniq)
 		uniq = append(uniq, it)
 	}
 	return uniq
@@ -116,7 +121,7 @@ func (db *DB) LiveComponents(ctx context.Context, orgID string, pkgs []sentinel.
 			args = append(args, n)
 			ph[i] = "$" + strconv.Itoa(len(args))
 		}
-		rows, err := db.Query(ctx, `SELECT l.host, l.source_id, l.kind, i.purl, i.ecosystem, i.name, i.version
+		rows, err := db.Query(ctx, `SELECT l.host, l.source_id, l.kind, i.purl, i.ecosystem, i.name, i.version, i.development
 			FROM inventory i JOIN inventory_live l ON l.source_id = i.submission_id AND l.org_id = i.org_id
 			WHERE i.org_id = $1 AND i.name IN (`+strings.Join(ph, ",")+`)`, args...)
 		if err != nil {
@@ -124,7 +129,7 @@ func (db *DB) LiveComponents(ctx context.Context, orgID string, pkgs []sentinel.
 		}
 		got, err := scanRows(rows, func(r interface{ Scan(...any) error }) (sentinel.LiveComponent, error) {
 			var c sentinel.LiveComponent
-			err := r.Scan(&c.Host, &c.SourceID, &c.Kind, &c.Purl, &c.Ecosystem, &c.Name, &c.Version)
+			err := r.Scan(&c.Host, &c.SourceID, &c.Kind, &c.Purl, &c.Ecosystem, &c.Name, &c.Version, &c.Development)
 			return c, err
 		})
 		if err != nil {
@@ -167,30 +172,40 @@ func (tx *Tx) indexComponents(ctx context.Context, orgID, host, sourceID string,
 	// into its occurrence row (CROSS JOIN keeps the JSON rows outer on
 	// SQLite, so each finds its sighting by primary key). "WHERE true" lets SQLite parse ON CONFLICT
 	// after INSERT ... SELECT.
-	upsert := `INSERT INTO inventory_sightings (org_id, host, ecosystem, name, version, purl, first_seen, last_seen, occurrences, last_submission_id)
-		SELECT $1, $2, j.value->>0, j.value->>1, j.value->>2, j.value->>3, $3, $3, 1, $4 FROM ` + from + ` WHERE true
+	// The development mark travels as "1" or "0": SQLite reads it into an
+	// INTEGER column as is, PostgreSQL casts it to BOOLEAN.
+	dev := `j.value->>4`
+	if tx.Engine() == Postgres {
+		dev = `(j.value->>4)::boolean`
+	}
+	upsert := `INSERT INTO inventory_sightings (org_id, host, ecosystem, name, version, purl, first_seen, last_seen, occurrences, last_submission_id, development)
+		SELECT $1, $2, j.value->>0, j.value->>1, j.value->>2, j.value->>3, $3, $3, 1, $4, ` + dev + ` FROM ` + from + ` WHERE true
 		ON CONFLICT (org_id, name, version, host, ecosystem) DO UPDATE SET
-			last_seen = excluded.last_seen, purl = excluded.purl,
+			last_seen = excluded.last_seen, purl = excluded.purl, development = excluded.development,
 			occurrences = inventory_sightings.occurrences + 1, last_submission_id = excluded.last_submission_id`
-	occur := `INSERT INTO inventory (org_id, submission_id, host, purl, ecosystem, name, version, first_seen, last_seen)
-		SELECT $1, $4, $2, j.value->>3, j.value->>0, j.value->>1, j.value->>2, s.first_seen, $3 FROM ` + from + `
+	occur := `INSERT INTO inventory (org_id, submission_id, host, purl, ecosystem, name, version, first_seen, last_seen, development)
+		SELECT $1, $4, $2, j.value->>3, j.value->>0, j.value->>1, j.value->>2, s.first_seen, $3, ` + dev + ` FROM ` + from + `
 		CROSS JOIN inventory_sightings s WHERE s.org_id = $1 AND s.host = $2
 			AND s.ecosystem = j.value->>0 AND s.name = j.value->>1 AND s.version = j.value->>2`
 	if tx.Engine() == Postgres {
 		// One statement: the upsert's RETURNING feeds the occurrence rows,
 		// so PostgreSQL plans no join against a table whose statistics may
 		// lag behind a bulk load.
-		upsert += ` RETURNING ecosystem, name, version, purl, first_seen`
+		upsert += ` RETURNING ecosystem, name, version, purl, first_seen, development`
 		occur = `WITH up AS (` + upsert + `)
-		INSERT INTO inventory (org_id, submission_id, host, purl, ecosystem, name, version, first_seen, last_seen)
-		SELECT $1, $4, $2, up.purl, up.ecosystem, up.name, up.version, up.first_seen, $3 FROM up`
+		INSERT INTO inventory (org_id, submission_id, host, purl, ecosystem, name, version, first_seen, last_seen, development)
+		SELECT $1, $4, $2, up.purl, up.ecosystem, up.name, up.version, up.first_seen, $3, up.development FROM up`
 		upsert = ""
 	}
 	for start := 0; start < len(uniq); start += ingestBatch {
 		batch := uniq[start:min(start+ingestBatch, len(uniq))]
-		rows := make([][4]string, len(batch))
+		rows := make([][5]string, len(batch))
 		for i, it := range batch {
-			rows[i] = [4]string{it.Ecosystem, it.Name, it.Version, it.Purl}
+			d := "0"
+			if it.Development {
+				d = "1"
+			}
+			rows[i] = [5]string{it.Ecosystem, it.Name, it.Version, it.Purl, d}
 		}
 		js, err := json.Marshal(rows)
 		if err != nil {
@@ -320,7 +335,7 @@ func (db *DB) SubmissionBody(ctx context.Context, orgID, id string) ([]byte, err
 // SubmissionItems returns the inventory rows of an organization's
 // submission, sorted by purl.
 func (db *DB) SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel.InventoryItem, error) {
-	rows, err := db.Query(ctx, `SELECT purl, ecosystem, name, version FROM inventory
+	rows, err := db.Query(ctx, `SELECT purl, ecosystem, name, version, development FROM inventory
 		WHERE submission_id = $1 AND org_id = $2 ORDER BY purl, name, version`, id, orgID)
 	if err != nil {
 		return nil, err
@@ -329,7 +344,7 @@ func (db *DB) SubmissionItems(ctx context.Context, orgID, id string) ([]sentinel
 	var out []sentinel.InventoryItem
 	for rows.Next() {
 		var it sentinel.InventoryItem
-		if err := rows.Scan(&it.Purl, &it.Ecosystem, &it.Name, &it.Version); err != nil {
+		if err := rows.Scan(&it.Purl, &it.Ecosystem, &it.Name, &it.Version, &it.Development); err != nil {
 			return nil, err
 		}
 		out = append(out, it)

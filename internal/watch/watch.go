@@ -147,7 +147,7 @@ func (s *Service) reconcileSubmission(ctx context.Context, org *sentinel.Organiz
 	}
 	comps := make([]sentinel.Component, 0, len(items))
 	for _, it := range items {
-		comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+		comps = append(comps, it.Component())
 	}
 	return s.Findings.Reconcile(ctx, finding.Input{Org: org, Asset: sub.Host, AssetKind: "host", Source: "sbom",
 		Components: comps, SubmissionID: sub.ID, Watch: watch})
@@ -197,7 +197,7 @@ func (s *Service) Once(ctx context.Context) error {
 				}
 				comps := make([]sentinel.Component, 0, len(items))
 				for _, it := range items {
-					comps = append(comps, sentinel.Component{Purl: it.Purl, Ecosystem: it.Ecosystem, Name: it.Name, Version: it.Version})
+					comps = append(comps, it.Component())
 				}
 				ins = append(ins, input(org, src, comps, false, nil))
 			}
@@ -279,7 +279,7 @@ func (s *Service) AfterSync(ctx context.Context, syncID int64) (int, error) {
 			if _, ok := bySource[k]; !ok {
 				order = append(order, k)
 			}
-			bySource[k] = append(bySource[k], sentinel.Component{Purl: c.Purl, Ecosystem: c.Ecosystem, Name: c.Name, Version: c.Version})
+			bySource[k] = append(bySource[k], c.Component())
 		}
 		err = s.inBatches(ctx, len(order), func(from, to int) ([]finding.Input, error) {
 			ins := make([]finding.Input, 0, to-from)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -213,10 +214,11 @@ func testSubmissions(t *testing.T, db *store.DB) {
 	ctx := context.Background()
 	a, b := MustOrg(t, db, uniqueSlug("a")), MustOrg(t, db, uniqueSlug("b"))
 	body := []byte("{\"bomFormat\": \"CycloneDX\",\n \"specVersion\": \"1.5\"}\n\x00\xff")
+	dev := func(it sentinel.InventoryItem) sentinel.InventoryItem { it.Development = true; return it }
 	items := []sentinel.InventoryItem{
-		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
-		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""), // duplicate: one row
-		purl.ItemFromPurl("pkg:pypi/Django_Rest@3.0", "", ""),
+		dev(purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", "")),
+		purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""), // duplicate: one row, not development-only
+		dev(purl.ItemFromPurl("pkg:pypi/Django_Rest@3.0", "", "")),
 		purl.ItemFromPurl("", "Internal Tool", "1.0"),
 	}
 	s := MustSubmission(t, db, a, "web-1", body, items...)
@@ -247,10 +249,19 @@ func testSubmissions(t *testing.T, db *store.DB) {
 	want := []sentinel.InventoryItem{
 		{Purl: "", Ecosystem: "", Name: "internal tool", Version: "1.0"},
 		{Purl: "pkg:npm/lodash@4.17.15", Ecosystem: "npm", Name: "lodash", Version: "4.17.15"},
-		{Purl: "pkg:pypi/Django_Rest@3.0", Ecosystem: "PyPI", Name: "django-rest", Version: "3.0"},
+		{Purl: "pkg:pypi/Django_Rest@3.0", Ecosystem: "PyPI", Name: "django-rest", Version: "3.0", Development: true},
 	}
 	if diff := cmp.Diff(want, its); diff != "" {
 		t.Errorf("SubmissionItems mismatch (-want +got):\n%s", diff)
+	}
+	// The live components the watch re-matches keep the marks.
+	live, err := db.LiveComponents(ctx, a.ID, []sentinel.PackageRef{{Ecosystem: "npm", Name: "lodash"}, {Ecosystem: "PyPI", Name: "django-rest"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(live, func(x, y sentinel.LiveComponent) int { return strings.Compare(x.Purl, y.Purl) })
+	if len(live) != 2 || live[0].Development || !live[1].Development {
+		t.Errorf("LiveComponents = %+v, want lodash for production, django-rest for development", live)
 	}
 	if its, _ := db.SubmissionItems(ctx, b.ID, s.ID); len(its) != 0 {
 		t.Errorf("other org sees %d items", len(its))

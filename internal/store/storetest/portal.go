@@ -194,7 +194,7 @@ func testFindingViews(t *testing.T, db *store.DB) {
 				f := &sentinel.Finding{OrgID: o.ID, AssetID: asset.ID, Purl: "pkg:npm/x@1", AdvisoryID: sentinel.NewID("GHSA-"),
 					Category: sentinel.CategoryVulnerableComponent, Severity: "high", RiskScore: s.risk, Band: sentinel.Band(s.risk),
 					Status: s.status, KEV: s.kev, Owner: s.owner, FirstSeen: s.first, LastSeen: now,
-					SLADueAt: s.first.Add(sentinel.SLAWindow(sentinel.Band(s.risk)))}
+					SLADueAt: s.first.Add(sentinel.SLAWindow(sentinel.Band(s.risk))), Development: s.risk == 10}
 				if s.status == sentinel.StatusResolved {
 					r := now.Add(-1 * day)
 					f.ResolvedAt = &r
@@ -216,6 +216,15 @@ func testFindingViews(t *testing.T, db *store.DB) {
 	owned, _, err := db.FindFindings(ctx, sentinel.FindingFilter{OrgID: org.ID, Owner: "ana"})
 	if err != nil || len(owned) != 2 {
 		t.Errorf("owner filter: %d findings, %v; want 2", len(owned), err)
+	}
+	// The development mark is kept and filtered on (one finding of the
+	// organization's is of a development-only component).
+	dev, _, err := db.FindFindings(ctx, sentinel.FindingFilter{OrgID: org.ID, Development: new(true)})
+	if err != nil || len(dev) != 1 || !dev[0].Development || dev[0].RiskScore != 10 {
+		t.Errorf("development filter: %+v, %v; want the finding of risk 10", dev, err)
+	}
+	if deployed, _, err := db.FindFindings(ctx, sentinel.FindingFilter{OrgID: org.ID, Development: new(false)}); err != nil || len(deployed) != len(specs)-1 {
+		t.Errorf("development=false: %d findings, %v; want %d", len(deployed), err, len(specs)-1)
 	}
 	// By risk, two at a time.
 	var risks []int
