@@ -525,12 +525,16 @@ type EventData struct {
 	NearestFix string   `json:"nearest_fix,omitempty"`
 	Status     string   `json:"status"`
 	SLADueAt   string   `json:"sla_due_at"`
+	// Development is there, true, when only development needs the
+	// component (Finding.Development).
+	Development bool `json:"development,omitempty"`
 }
 
 func eventData(f *sentinel.Finding) EventData {
 	return EventData{FindingID: f.ID, AssetID: f.AssetID, Asset: f.AssetName, Purl: f.Purl, AdvisoryID: f.AdvisoryID,
 		Aliases: f.Aliases, Category: f.Category, CWE: f.CWE, Severity: f.Severity, RiskScore: f.RiskScore, Band: f.Band,
-		KEV: f.KEV, NearestFix: f.NearestFix, Status: f.Status, SLADueAt: f.SLADueAt.UTC().Format(time.RFC3339)}
+		KEV: f.KEV, NearestFix: f.NearestFix, Status: f.Status, SLADueAt: f.SLADueAt.UTC().Format(time.RFC3339),
+		Development: f.Development}
 }
 
 func emitStatus(ctx context.Context, tx Tx, org *sentinel.Organization, f *sentinel.Finding, from, by string) error {

@@ -100,6 +100,24 @@ func TestDevelopmentFindings(t *testing.T) {
 	if code, _ := list("development=maybe"); code != 400 {
 		t.Errorf("development=maybe: %d, want 400", code)
 	}
+	// finding.created says it to webhook consumers, for jquery's findings
+	// only.
+	evs, err := s.DB.FindEvents(ctx, sentinel.EventFilter{OrgID: org.ID, Type: sentinel.EventFindingCreated, Limit: 1000})
+	if err != nil || len(evs) == 0 {
+		t.Fatalf("finding.created events: %d, %v", len(evs), err)
+	}
+	for _, ev := range evs {
+		var d struct {
+			Purl        string
+			Development *bool
+		}
+		if err := json.Unmarshal(ev.Data, &d); err != nil {
+			t.Fatal(err)
+		}
+		if (d.Purl == jquery) != (d.Development != nil && *d.Development) {
+			t.Errorf("finding.created of %s: %s", d.Purl, ev.Data)
+		}
+	}
 
 	// The daily re-match reads the inventory, which kept the marks.
 	if err := s.Watch.Once(ctx); err != nil {
