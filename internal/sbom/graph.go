@@ -106,6 +106,8 @@ func lockFormat(p string) string {
 		return ".deps.json"
 	case base == "lock.yaml" && (p == "node_modules/.pnpm/lock.yaml" || strings.HasSuffix(p, "/node_modules/.pnpm/lock.yaml")):
 		return "pnpm-lock.yaml"
+	case base != "buildscript-gradle.lockfile" && base != "settings-gradle.lockfile" && isGradleLockfile(base):
+		return "gradle.lockfile" // a module's, named for it
 	}
 	return base
 }

@@ -346,12 +346,25 @@ func (d dpkgStatus) Extract(ctx context.Context, in *filesystem.ScanInput) (inve
 
 // gradleLockfile is scalibr's Gradle lockfile extractor, also claiming
 // settings-gradle.lockfile, which Gradle writes for settings plugins in the
-// same format and scalibr v0.5.3 does not recognise.
+// same format and scalibr v0.5.3 does not recognise, and a lockfile named
+// for its module ("app.gradle.lockfile", "app-gradle.lockfile": a build's
+// dependencyLocking.lockFile setting, or a module's gradle.lockfile copied
+// out of its directory).
 type gradleLockfile struct {
 	filesystem.Extractor
 }
 
 // FileRequired implements filesystem.Extractor.
 func (g gradleLockfile) FileRequired(api filesystem.FileAPI) bool {
-	return path.Base(api.Path()) == "settings-gradle.lockfile" || g.Extractor.FileRequired(api)
+	return isGradleLockfile(path.Base(api.Path())) || g.Extractor.FileRequired(api)
+}
+
+// isGradleLockfile reports whether a file of this base name is a Gradle
+// lockfile.
+func isGradleLockfile(base string) bool {
+	if base == "gradle.lockfile" {
+		return true
+	}
+	stem, ok := strings.CutSuffix(base, "gradle.lockfile")
+	return ok && len(stem) > 1 && (stem[len(stem)-1] == '.' || stem[len(stem)-1] == '-')
 }

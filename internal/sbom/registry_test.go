@@ -46,7 +46,7 @@ func TestRegistry(t *testing.T) {
 		"python/uvlock":                      {"uv.lock"},
 		"go/gomod":                           {"go.mod"},
 		"java/pomxml":                        {"pom.xml"},
-		"java/gradlelockfile":                {"gradle.lockfile", "buildscript-gradle.lockfile", "settings-gradle.lockfile"},
+		"java/gradlelockfile":                {"gradle.lockfile", "buildscript-gradle.lockfile", "settings-gradle.lockfile", "app.gradle.lockfile", "gradle/locks/bip39-lib-gradle.lockfile"},
 		"rust/cargolock":                     {"Cargo.lock"},
 		"swift/packageresolved":              {"Package.resolved", "App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved"},
 		"ruby/gemfilelock":                   {"Gemfile.lock"},

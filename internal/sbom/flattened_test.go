@@ -1,0 +1,71 @@
+package sbom_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+)
+
+// TestFlattenedLayouts reads projects whose files were copied out of their
+// directories into one, renamed for where they came from (a module's
+// gradle.lockfile as bip39-lib.gradle.lockfile): each gives the
+// components, versions and development marks of its real layout.
+func TestFlattenedLayouts(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		dir  string            // under testdata/lockfiles, in its real layout
+		flat map[string]string // file in the real layout -> its flat name
+	}{
+		{"gradle module lockfile", "gradle-kotlin-bip39", map[string]string{"bip39-lib/gradle.lockfile": "bip39-lib.gradle.lockfile"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			real := filepath.Join("testdata", "lockfiles", tc.dir)
+			flat := t.TempDir()
+			err := filepath.WalkDir(real, func(p string, d os.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return err
+				}
+				rel, _ := filepath.Rel(real, p)
+				name, ok := tc.flat[filepath.ToSlash(rel)]
+				if !ok {
+					name = filepath.Base(rel)
+				}
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				return os.WriteFile(filepath.Join(flat, name), b, 0o644)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got := marked(mustExtract(t, real)), marked(mustExtract(t, flat))
+			if len(want) == 0 {
+				t.Fatal("the real layout gives no components")
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("flat layout (-real +flat):\n%s", diff)
+			}
+		})
+	}
+}
+
+// marked lists each component's purl, with " (dev)" when only
+// development needs it, sorted.
+func marked(res *sbom.Result) []string {
+	var out []string
+	for _, c := range res.Components {
+		s := c.Purl
+		if c.Development {
+			s += " (dev)"
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
