@@ -11,9 +11,11 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
-// TestFlattenedLayouts reads projects whose files were copied out of their
-// directories into one, renamed for where they came from (a module's
-// gradle.lockfile as bip39-lib.gradle.lockfile): each gives the
+// TestFlattenedLayouts reads projects whose files were moved out of their
+// directories, renamed for where they came from (a module's
+// gradle.lockfile as bip39-lib.gradle.lockfile, a parent POM as
+// parent-pom.xml), or moved where their references do not reach (a
+// parent POM that is not at the child's relativePath): each gives the
 // components, versions and development marks of its real layout.
 func TestFlattenedLayouts(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,6 +24,10 @@ func TestFlattenedLayouts(t *testing.T) {
 		flat map[string]string // file in the real layout -> its flat name
 	}{
 		{"gradle module lockfile", "gradle-kotlin-bip39", map[string]string{"bip39-lib/gradle.lockfile": "bip39-lib.gradle.lockfile"}},
+		// zeppelin-server's parent is at ./parent: here it is beside it,
+		// or in a sibling directory.
+		{"maven parent beside its child", "maven-zeppelin-server-scalibr", map[string]string{"parent/pom.xml": "parent-pom.xml"}},
+		{"maven parent in a sibling directory", "maven-zeppelin-server-scalibr", map[string]string{"pom.xml": "zeppelin-server/pom.xml", "parent/pom.xml": "parent/pom.xml"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			real := filepath.Join("testdata", "lockfiles", tc.dir)
@@ -37,6 +43,9 @@ func TestFlattenedLayouts(t *testing.T) {
 				}
 				b, err := os.ReadFile(p)
 				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(flat, name)), 0o755); err != nil {
 					return err
 				}
 				return os.WriteFile(filepath.Join(flat, name), b, 0o644)

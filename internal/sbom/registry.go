@@ -91,7 +91,7 @@ var registry = []struct {
 	{wheelegg.Name, Languages, wrap[pythonInstalled](wheelegg.New)},                       // site-packages/*.dist-info/METADATA, *.egg-info/PKG-INFO: installed distributions (pyinstalled.go)
 	{uvlock.Name, Languages, uvlock.New},                                                  // uv.lock
 	{gomod.Name, Languages, gomod.New},                                                    // go.mod (+ go.sum for go < 1.17)
-	{pomxml.Name, Languages, pomxml.New},                                                  // pom.xml, offline: no parent or BOM import resolution
+	{pomxml.Name, Languages, newPOMXML},                                                   // pom.xml, offline: parents in the tree (pomparent.go), no BOM import resolution
 	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
 	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
 	{gemspec.Name, Languages, wrap[rubyInstalled](gemspec.New)},                           // <gem home>/specifications/*.gemspec: installed gems, Ruby's default gems too (rubyinstalled.go)

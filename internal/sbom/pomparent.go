@@ -1,0 +1,313 @@
+package sbom
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"deps.dev/util/maven"
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/clients/datasource"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
+	scalibrfs "github.com/google/osv-scalibr/fs"
+	"github.com/google/osv-scalibr/inventory"
+)
+
+// pomXML is scalibr's pom.xml extractor, which merges the parents it finds
+// at each <relativePath> (default ../pom.xml) and, offline, no others.
+// Maven itself goes on to its repositories, and finds a parent that a
+// repository holds wherever the file is. Here a parent that is not at its
+// relative path is looked for nearby, by its coordinates: among the POM
+// files beside the pom.xml, in the directories above it up to the root of
+// the scan, and in those directories' immediate subdirectories (a sibling
+// "parent" module whose children name no relativePath; a parent copied
+// beside its child as parent-pom.xml). One that is found is shown to the
+// extractor at the path it looks at (in place of another project there, as
+// Maven passes over that one), so its properties, dependency management
+// and own parents are merged as Maven would.
+type pomXML struct {
+	filesystem.Extractor
+	cache *pomCache
+}
+
+// newPOMXML builds pomXML for one scan: the POM files it reads while
+// looking for parents are read once in the scan.
+func newPOMXML(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := pomxml.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return pomXML{Extractor: ex, cache: newPOMCache()}, nil
+}
+
+// pomCache keeps, for one scan, the coordinates of the POM files read
+// and the candidate parents near each directory: the modules of one
+// multi-module project share their parents' neighbourhood.
+type pomCache struct {
+	mu     sync.Mutex
+	coords map[string]pomCoords // by path; zero when not a POM
+	near   map[string][]string  // nearbyPOMs by directory
+}
+
+func newPOMCache() *pomCache {
+	return &pomCache{coords: map[string]pomCoords{}, near: map[string][]string{}}
+}
+
+// maxParents bounds the chain of parents followed (Maven's own reader
+// and scalibr's stop at ten as well).
+const maxParents = 10
+
+// maxPOMCandidates bounds the POM files read while looking for parents.
+const maxPOMCandidates = 200
+
+// Extract implements filesystem.Extractor.
+func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inventory.Inventory, error) {
+	data, err := io.ReadAll(input.Reader)
+	if err != nil {
+		return inventory.Inventory{}, err
+	}
+	in := *input
+	in.Reader = bytes.NewReader(data)
+	if input.FS != nil {
+		if virt := locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
+			in.FS = &parentFS{FS: input.FS, virt: virt}
+		}
+	}
+	return p.Extractor.Extract(ctx, &in)
+}
+
+// pomCoords are what a POM says of itself and of its parent.
+type pomCoords struct {
+	key       maven.ProjectKey // with groupId and version inherited from the parent
+	packaging string
+	parent    maven.Parent
+}
+
+// readPOMCoords decodes a POM's coordinates; ok is false when it is not
+// a Maven project.
+func readPOMCoords(data []byte) (c pomCoords, ok bool) {
+	var proj maven.Project
+	if err := datasource.NewMavenDecoder(bytes.NewReader(data)).Decode(&proj); err != nil {
+		return pomCoords{}, false
+	}
+	c.key, c.packaging, c.parent = proj.ProjectKey, string(proj.Packaging), proj.Parent
+	if c.key.GroupID == "" {
+		c.key.GroupID = proj.Parent.GroupID
+	}
+	if c.key.Version == "" {
+		c.key.Version = proj.Parent.Version
+	}
+	return c, c.key.ArtifactID != ""
+}
+
+// locateParents follows the chain of parents of the POM at p (content
+// data) and returns, for each parent that is not at the path scalibr's
+// extractor opens for it, that path mapped to the file where it is. A
+// parent found elsewhere has its own relativePath read from where it
+// really is, as Maven reads a parent it took from a repository.
+func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) map[string]string {
+	c, ok := readPOMCoords(data)
+	if !ok {
+		return nil
+	}
+	var virt map[string]string
+	is := func(f string, want maven.Parent) bool {
+		pc, ok := cache.pomAt(fsys, f)
+		return ok && pc.key == want.ProjectKey && pc.packaging == "pom"
+	}
+	visited := map[maven.ProjectKey]bool{c.key: true}
+	// cur is where the extractor believes the current POM is, real where
+	// it is.
+	cur, real, parent := p, p, c.parent
+	for range maxParents {
+		if parent.GroupID == "" || parent.ArtifactID == "" || parent.Version == "" || visited[parent.ProjectKey] {
+			break
+		}
+		visited[parent.ProjectKey] = true
+		want, dir := parentPath(fsys, cur, string(parent.RelativePath))
+		if dir {
+			want = path.Join(want, "pom.xml")
+		}
+		if is(want, parent) {
+			pc, _ := cache.pomAt(fsys, want)
+			cur, real, parent = want, want, pc.parent // the extractor finds it itself
+			continue
+		}
+		found := ""
+		if real != cur {
+			if f, dir := parentPath(fsys, real, string(parent.RelativePath)); dir && is(path.Join(f, "pom.xml"), parent) {
+				found = path.Join(f, "pom.xml")
+			} else if !dir && is(f, parent) {
+				found = f
+			}
+		}
+		for _, f := range cache.nearby(fsys, real) {
+			if found != "" {
+				break
+			}
+			if is(f, parent) {
+				found = f
+			}
+		}
+		if found == "" {
+			break
+		}
+		// What is at want, if anything, is another project (an aggregator
+		// at ../pom.xml): Maven passes over it too.
+		if virt == nil {
+			virt = map[string]string{}
+		}
+		virt[want] = found
+		pc, _ := cache.pomAt(fsys, found)
+		cur, real, parent = want, found, pc.parent
+	}
+	return virt
+}
+
+// parentPath is the path scalibr's extractor opens for a parent declared
+// with relativePath in the POM at cur: the file itself, or (dir true) the
+// directory whose pom.xml it opens. A path above the root ("../pom.xml" of
+// the root's pom.xml) is not in the file system, but the extractor asks
+// for it all the same.
+func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
+	if rel == "" {
+		rel = "../pom.xml"
+	}
+	p = path.Join(path.Dir(cur), strings.ReplaceAll(rel, "\\", "/"))
+	if info, err := fsys.Stat(p); err == nil && info.IsDir() {
+		return p, true
+	}
+	return p, false
+}
+
+// pomAt returns the coordinates of the POM file at p, read once.
+func (pc *pomCache) pomAt(fsys scalibrfs.FS, p string) (pomCoords, bool) {
+	pc.mu.Lock()
+	c, ok := pc.coords[p]
+	pc.mu.Unlock()
+	if !ok {
+		if info, err := fsys.Stat(p); err == nil && info.Mode().IsRegular() && info.Size() <= maxPOMSize {
+			if data, err := fs.ReadFile(fsys, p); err == nil {
+				c, _ = readPOMCoords(data)
+			}
+		}
+		pc.mu.Lock()
+		pc.coords[p] = c
+		pc.mu.Unlock()
+	}
+	return c, c.key.ArtifactID != ""
+}
+
+// nearby is nearbyPOMs of the POM at p, listed once per directory.
+func (pc *pomCache) nearby(fsys scalibrfs.FS, p string) []string {
+	dir := path.Dir(p)
+	pc.mu.Lock()
+	list, ok := pc.near[dir]
+	pc.mu.Unlock()
+	if !ok {
+		list = nearbyPOMs(fsys, dir)
+		pc.mu.Lock()
+		pc.near[dir] = list
+		pc.mu.Unlock()
+	}
+	return list
+}
+
+// maxPOMSize bounds a candidate parent POM (the largest on Maven Central
+// are a few hundred kilobytes).
+const maxPOMSize = 4 << 20
+
+func existsFile(fsys scalibrfs.FS, p string) bool {
+	info, err := fsys.Stat(p)
+	return err == nil && !info.IsDir()
+}
+
+// nearbyPOMs lists the POM files near the directory start, nearest first:
+// in it and each directory above it, the files named pom.xml or like a
+// POM (parent-pom.xml, parent.pom), then the pom.xml of each of that
+// directory's subdirectories. Hidden directories, node_modules and build
+// output are not looked into.
+func nearbyPOMs(fsys scalibrfs.FS, start string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(f string) bool {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+		return len(out) < maxPOMCandidates
+	}
+	for dir := start; ; dir = path.Dir(dir) {
+		entries, err := fsys.ReadDir(dir)
+		if err == nil {
+			for _, e := range entries {
+				if !e.IsDir() && pomLike(e.Name()) && !add(path.Join(dir, e.Name())) {
+					return out
+				}
+			}
+			for _, e := range entries {
+				if e.IsDir() && !skipPOMDir(e.Name()) {
+					if f := path.Join(dir, e.Name(), "pom.xml"); existsFile(fsys, f) && !add(f) {
+						return out
+					}
+				}
+			}
+		}
+		if dir == "." || dir == "/" || dir == "" {
+			return out
+		}
+	}
+}
+
+// pomLike reports whether a file name is a POM's: pom.xml, and the names a
+// POM takes when it is kept beside others (parent-pom.xml, parent.pom.xml,
+// a repository's artifact-1.0.pom).
+func pomLike(name string) bool {
+	lower := strings.ToLower(name)
+	return lower == "pom.xml" || strings.HasSuffix(lower, "-pom.xml") || strings.HasSuffix(lower, ".pom.xml") ||
+		strings.HasSuffix(lower, "_pom.xml") || strings.HasSuffix(lower, ".pom")
+}
+
+// skipPOMDir reports whether a directory is not where a parent module
+// lives.
+func skipPOMDir(name string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "target" || name == "build"
+}
+
+// parentFS shows each file of virt (path -> real path) at its path, and
+// is FS otherwise.
+type parentFS struct {
+	scalibrfs.FS
+	virt map[string]string
+}
+
+func (f *parentFS) Open(name string) (fs.File, error) {
+	if real, ok := f.virt[name]; ok {
+		return f.FS.Open(real)
+	}
+	return f.FS.Open(name)
+}
+
+func (f *parentFS) Stat(name string) (fs.FileInfo, error) {
+	if real, ok := f.virt[name]; ok {
+		info, err := f.FS.Stat(real)
+		if err != nil {
+			return nil, err
+		}
+		return renamed{info, path.Base(name)}, nil
+	}
+	return f.FS.Stat(name)
+}
+
+// renamed is a file's information under another name.
+type renamed struct {
+	fs.FileInfo
+	name string
+}
+
+func (r renamed) Name() string { return r.name }

@@ -1,0 +1,64 @@
+package sbom
+
+import (
+	"maps"
+	"testing"
+	"testing/fstest"
+)
+
+func pomFile(group, artifact, version, packaging, parent string) *fstest.MapFile {
+	p := ""
+	if parent != "" {
+		p = "<parent><groupId>g</groupId><artifactId>" + parent + "</artifactId><version>1</version></parent>"
+	}
+	return &fstest.MapFile{Data: []byte(`<project>` + p + `<groupId>` + group + `</groupId><artifactId>` + artifact +
+		`</artifactId><version>` + version + `</version><packaging>` + packaging + `</packaging></project>`)}
+}
+
+// TestLocateParents: parents are found by their coordinates nearby, in
+// place of another project at the relative path; a cycle of parents and
+// a file of the right coordinates that is not a "pom" project end the
+// chain.
+func TestLocateParents(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fsys  fstest.MapFS
+		child string
+		want  map[string]string
+	}{{
+		name: "an aggregator at ../pom.xml, the parent in a sibling directory, its own parent beside it",
+		fsys: fstest.MapFS{
+			"pom.xml":              pomFile("g", "aggregator", "1", "pom", ""),
+			"app/pom.xml":          pomFile("g", "app", "1", "jar", "base"),
+			"base/pom.xml":         pomFile("g", "base", "1", "pom", "root"),
+			"base/root-pom.xml":    pomFile("g", "root", "1", "pom", ""),
+			"node_modules/pom.xml": pomFile("g", "base", "1", "pom", ""),
+		},
+		child: "app/pom.xml",
+		want:  map[string]string{"pom.xml": "base/pom.xml", "../pom.xml": "base/root-pom.xml"},
+	}, {
+		name: "a cycle",
+		fsys: fstest.MapFS{
+			"pom.xml":   pomFile("g", "app", "1", "jar", "a"),
+			"a-pom.xml": pomFile("g", "a", "1", "pom", "b"),
+			"b-pom.xml": pomFile("g", "b", "1", "pom", "a"),
+		},
+		child: "pom.xml",
+		want:  map[string]string{"../pom.xml": "a-pom.xml", "../../pom.xml": "b-pom.xml"},
+	}, {
+		name: "not a pom project",
+		fsys: fstest.MapFS{
+			"pom.xml":     pomFile("g", "app", "1", "jar", "lib"),
+			"lib-pom.xml": pomFile("g", "lib", "1", "jar", ""),
+		},
+		child: "pom.xml",
+		want:  nil,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := locateParents(tc.fsys, tc.child, tc.fsys[tc.child].Data, newPOMCache())
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("locateParents = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
