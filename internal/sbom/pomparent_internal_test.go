@@ -62,3 +62,30 @@ func TestLocateParents(t *testing.T) {
 		})
 	}
 }
+
+// FuzzLocateParents: whatever the child POM says of its parent, the
+// chain ends, and each path shown is a POM file of the tree.
+func FuzzLocateParents(f *testing.F) {
+	f.Add(pomFile("g", "app", "1", "jar", "base").Data)
+	f.Add([]byte(`<project><parent><groupId>g</groupId><artifactId>a</artifactId><version>1</version><relativePath>../../../x</relativePath></parent><artifactId>app</artifactId></project>`))
+	f.Add([]byte(`<project><parent><groupId>g</groupId><artifactId>root</artifactId><version>1</version><relativePath>/abs/pom.xml</relativePath></parent><artifactId>app</artifactId></project>`))
+	fsys := fstest.MapFS{
+		"pom.xml":           pomFile("g", "aggregator", "1", "pom", ""),
+		"base/pom.xml":      pomFile("g", "base", "1", "pom", "root"),
+		"base/root-pom.xml": pomFile("g", "root", "1", "pom", "a"),
+		"a-pom.xml":         pomFile("g", "a", "1", "pom", "root"),
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := fstest.MapFS{"app/pom.xml": &fstest.MapFile{Data: data}}
+		maps.Copy(m, fsys)
+		virt := locateParents(m, "app/pom.xml", data, newPOMCache())
+		if len(virt) > maxParents {
+			t.Fatalf("%d parents shown", len(virt))
+		}
+		for want, real := range virt {
+			if _, ok := fsys[real]; !ok {
+				t.Fatalf("%s shown as %s, not a POM of the tree", want, real)
+			}
+		}
+	})
+}
