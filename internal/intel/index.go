@@ -108,8 +108,11 @@ func (c *buildCache) q(eco, s string) *qversion {
 	q := newQVersion(eco, s)
 	if q.prefix {
 		// The index is read-only once built, so a version with a
-		// qualifier gets its semantic form now rather than lazily.
+		// qualifier gets its semantic form, and its order against its
+		// own numbers, now rather than lazily.
 		q.ensureSem()
+		q.setTie(q.sem)
+		q.tieTried = true
 	}
 	if c != nil {
 		c.m[eco+"\x00"+s] = q

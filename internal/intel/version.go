@@ -1,6 +1,7 @@
 package intel
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/google/osv-scalibr/semantic"
@@ -26,9 +27,33 @@ import (
 // used only with a canonical PEP 440 suffix; see pep440Suffix.)
 type version struct {
 	fast   [4]uint32
-	nfast  uint8            // 0 when fast is not used
-	prefix bool             // fast is only the numeric prefix; sem decides ties
-	sem    semantic.Version // set when the version is not plain numeric and parsed
+	nfast  uint8 // 0 when fast is not used
+	prefix bool  // fast is only the numeric prefix; sem decides ties
+	// tie is how a version with a prefix orders against the plain version
+	// of its own numbers ("2.0-beta9" against "2.0": -1), when tieKnown:
+	// against any plain version with those numbers, since those are all
+	// equal (zero padded) in the ecosystems with a prefix. Ties with plain
+	// versions, the common ones, then need no semantic comparison.
+	tie      int8
+	tieKnown bool
+	sem      semantic.Version // set when the version is not plain numeric and parsed
+}
+
+// setTie sets v.tie from sem, v's semantic form; v has a prefix.
+func (v *version) setTie(sem semantic.Version) {
+	if sem == nil || v.nfast == 0 {
+		return
+	}
+	b := make([]byte, 0, 16)
+	for i := range v.nfast {
+		if i > 0 {
+			b = append(b, '.')
+		}
+		b = strconv.AppendUint(b, uint64(v.fast[i]), 10)
+	}
+	if c, err := sem.CompareStr(string(b)); err == nil {
+		v.tie, v.tieKnown = int8(c), true
+	}
 }
 
 // fastEcosystems are the ecosystems whose order of plain dotted numeric
@@ -190,6 +215,7 @@ type qversion struct {
 	s        string
 	eco      string
 	semTried bool
+	tieTried bool
 	bad      bool // neither path could parse it
 }
 
@@ -265,7 +291,21 @@ func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
 			}
 			return 0, true
 		}
-		// Same numbers, and a qualifier on at least one side: semantic.
+		// Same numbers, and a qualifier on at least one side: on one
+		// side only, that side's tie decides; on both, semantic.
+		if !q.prefix && e.tieKnown {
+			return -int(e.tie), true
+		}
+		if !e.prefix {
+			if !q.tieTried {
+				q.tieTried = true
+				q.ensureSem()
+				q.setTie(q.sem)
+			}
+			if q.tieKnown {
+				return int(q.tie), true
+			}
+		}
 	}
 	if q.s == es {
 		// The same string is the same version (e parsed, so q would):

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -355,6 +356,94 @@ func TestPrefixAgreesWithSemantic(t *testing.T) {
 			checked++
 			if got != want {
 				t.Errorf("%s: prefix cmp(%q, %q) = %d, semantic = %d", eco, a, b, got, want)
+			}
+		}
+		if checked < 1000 {
+			t.Errorf("%s: only %d pairs checked", eco, checked)
+		}
+	}
+}
+
+// TestTieAgreesWithSemantic: two versions with the same numbers and a
+// qualifier on one side or both order as semantic orders them, through
+// each side's tie with its plain numbers where only one has a qualifier.
+func TestTieAgreesWithSemantic(t *testing.T) {
+	quals := map[string][]string{
+		"semver":   {"", "-alpha", "-beta.1", "-rc.2", "-0.20180103161547-0ef6afb2f6cd", "+build.5", "+incompatible", "-1"},
+		"PyPI":     {"", "a1", "b2", "rc1", ".post1", ".dev0", "-1", ".post2.dev3", "+local.7", "c1", "-dev", "a"},
+		"Maven":    {"", "-alpha1", "-beta-2", ".M1", ".Final", "-SNAPSHOT", ".RELEASE", "-sp", "-rc1", "-1", "a", "-jre", ".Beta3", "-cr1"},
+		"NuGet":    {"", "-alpha", "-beta.2", "-rc.1", "+meta"},
+		"RubyGems": {"", ".a", ".beta1", ".rc2", ".pre", "-java"},
+	}
+	family := func(eco string) string {
+		if semverLike[eco] {
+			return "semver"
+		}
+		return eco
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	nums := []string{"0", "1", "2", "3", "9", "10", "12"}
+	gen := func(eco string) string {
+		maxN := 4
+		if semverLike[eco] {
+			maxN = 3
+		}
+		n := 1 + rng.IntN(maxN)
+		s := ""
+		for i := range n {
+			if i > 0 {
+				s += "."
+			}
+			s += nums[rng.IntN(len(nums))]
+		}
+		q := quals[family(eco)]
+		return s + q[rng.IntN(len(q))]
+	}
+	for eco := range fastEcosystems {
+		if plainOnly[eco] {
+			continue // newQVersion never uses the prefix there
+		}
+		checked := 0
+		for range 20000 {
+			a, b := gen(eco), gen(eco)
+			// b takes a's numbers (zero padded or not) with its own
+			// qualifier: the two tie on their numbers.
+			va0, restA0, _ := parseFast(a, semverLike[eco])
+			vb0, restB0, _ := parseFast(b, semverLike[eco])
+			numA, numB := strings.TrimSuffix(a, restA0), strings.TrimSuffix(b, restB0)
+			if va0.nfast == 0 || vb0.nfast == 0 || numA == "" {
+				continue
+			}
+			if pad := strings.Count(numA, ".") + 1; pad < 3 && rng.IntN(2) == 0 {
+				numA += ".0"
+			}
+			b = numA + strings.TrimPrefix(b, numB)
+			va, restA, _ := parseFast(a, semverLike[eco])
+			vb, restB, _ := parseFast(b, semverLike[eco])
+			if eco == "PyPI" && (!pep440Suffix(restA) || !pep440Suffix(restB)) {
+				continue // newQVersion does not use the prefix of these
+			}
+			if va.nfast == 0 || vb.nfast == 0 || (!va.prefix && !vb.prefix) || va.fast != vb.fast {
+				continue
+			}
+			sa, err1 := semantic.Parse(a, semanticEcosystem(eco))
+			sb, err2 := semantic.Parse(b, semanticEcosystem(eco))
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			want, err := sa.Compare(sb)
+			if err != nil {
+				continue
+			}
+			// b as the index holds it (with its tie), a as a query.
+			e := (*buildCache)(nil).q(eco, b)
+			got, ok := newQVersion(eco, a).cmp(&e.version, b)
+			if !ok {
+				t.Fatalf("%s: cmp(%q, %q) not ok", eco, a, b)
+			}
+			checked++
+			if got != want {
+				t.Errorf("%s: tie cmp(%q, %q) = %d, semantic = %d", eco, a, b, got, want)
 			}
 		}
 		if checked < 1000 {
