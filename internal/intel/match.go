@@ -251,6 +251,9 @@ func (p *pkgIndex) touch() uint64 {
 // into another's.
 type matchSlab struct {
 	free []sentinel.AdvisoryMatch
+	// m and hits are a worker's scratch for matchPkg.
+	m    matcher
+	hits []*entry
 }
 
 // slabBlock is the number of matches a slab block holds.
@@ -414,12 +417,23 @@ func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStat
 	if pkg == nil || ver == "" {
 		return res
 	}
-	m := matcher{pkg: pkg, base: base, release: release, ver: ver}
-	var hitBuf [16]*entry
-	hits, ok := m.tableHits(hitBuf[:0], &res)
+	// A batch's worker reuses its matcher and hit buffer: set up anew,
+	// they are most of what a match would otherwise clear.
+	var m *matcher
+	var hitBuf []*entry
+	if slab != nil {
+		m, hitBuf = &slab.m, slab.hits[:0]
+	} else {
+		m = new(matcher)
+	}
+	m.pkg, m.base, m.release, m.ver, m.have = pkg, base, release, ver, [2]bool{}
+	hits, ok := m.tableHits(hitBuf, &res)
 	if !ok {
 		res.Undecided = nil
 		hits = m.walkHits(hitBuf[:0], &res)
+	}
+	if slab != nil {
+		slab.hits = hits[:0] // keep what it grew to
 	}
 	if len(hits) > 0 {
 		res.Matches = slab.take(len(hits))
