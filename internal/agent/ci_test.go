@@ -202,7 +202,7 @@ func ciRunScript(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("use: sentinel ...; exit N")
 	}
 	var envv []string
-	for _, k := range []string{"SENTINEL_SERVER", "SENTINEL_API_KEY"} {
+	for _, k := range []string{"SENTINEL_SERVER", "SENTINEL_API_KEY", "HOME"} {
 		if v := ts.Getenv(k); v != "" {
 			envv = append(envv, k+"="+v)
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
@@ -22,7 +24,8 @@ type scanFlags struct {
 	// sbomNotes, with from, leaves the SBOM's notes (its components
 	// without a usable purl) to the caller, whose report keeps them.
 	sbomNotes bool
-	omitDev   bool // --omit-dev, or omit_dev in the configuration (set by scan)
+	omitDev   bool   // --omit-dev, or omit_dev in the configuration (set by scan)
+	mavenRepo string // --maven-repo: "" for ~/.m2/repository where it exists, "none"
 	// gateDev leaves development-only components in the result for the
 	// gate, which applies omitDev itself (ciOmitDevelopment).
 	gateDev bool
@@ -37,8 +40,28 @@ func (c *Command) addScanFlags(fs *flag.FlagSet, fromFlag, fromHelp string) *sca
 	fs.StringVar(&sf.kinds, "kinds", "all", "what to read: all, or a comma-separated list of languages (lockfiles and manifests), os (dpkg, apk and RPM databases) and binaries (Go and Rust programs, Java archives)")
 	fs.BoolVar(&sf.crossMounts, "cross-mounts", false, "let the walk enter other file systems mounted under DIR (by default it stays on DIR's, as find -xdev)")
 	fs.BoolVar(&sf.omitDev, "omit-dev", false, "leave out the components only development needs, as their lockfile or manifest says (npm's devDependencies and \"dev\", composer's require-dev, dependency groups, Maven's test scope; an SBOM's scope \"excluded\"); also omit_dev: true in "+sbom.ConfigFileName)
+	fs.StringVar(&sf.mavenRepo, "maven-repo", "", "the Maven local repository in which a pom.xml's parents are looked for when DIR does not hold them (default ~/.m2/repository, where it exists; none: only DIR)")
 	fs.StringVar(&sf.from, fromFlag, "", fromHelp)
 	return sf
+}
+
+// mavenRepository is the Maven local repository the walk reads parents
+// from: --maven-repo, else ~/.m2/repository where it exists, as Maven's
+// own default.
+func (c *Command) mavenRepository(sf *scanFlags) string {
+	switch sf.mavenRepo {
+	case "none":
+		return ""
+	case "":
+		if home := c.getenv("HOME"); home != "" {
+			p := filepath.Join(home, ".m2", "repository")
+			if info, err := os.Stat(p); err == nil && info.IsDir() {
+				return p
+			}
+		}
+		return ""
+	}
+	return sf.mavenRepo
 }
 
 // omitDevelopment applies --omit-dev (or the configuration's omit_dev) to
@@ -74,7 +97,7 @@ func (c *Command) scan(ctx context.Context, root string, sf *scanFlags) (*sbom.R
 		c.omitDevelopment(res, sf, sf.omitDev)
 		return res, nil
 	}
-	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts}
+	opts := sbom.Options{Progress: c.stderr(), CrossMounts: sf.crossMounts, MavenRepository: c.mavenRepository(sf)}
 	kinds, err := parseKinds(sf.kinds)
 	if err != nil {
 		return nil, err

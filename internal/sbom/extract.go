@@ -90,6 +90,10 @@ type Options struct {
 	// names, which then only names it (the project's default name): files
 	// that are not on disk, such as what an external scan fetched.
 	FS fs.FS
+	// MavenRepository is a Maven local repository (~/.m2/repository) in
+	// which a pom.xml's parents are looked for when the tree does not hold
+	// them, as Maven finds those a build has fetched; "" means none.
+	MavenRepository string
 }
 
 // Result is what Extract found under one root.
@@ -270,6 +274,14 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	exs, err := newExtractors(kinds)
 	if err != nil {
 		return nil, err
+	}
+	if opts.MavenRepository != "" {
+		repo := os.DirFS(opts.MavenRepository)
+		for _, ex := range exs {
+			if p, ok := ex.(pomXML); ok {
+				p.cache.repo = repo
+			}
+		}
 	}
 	exclude, err := newExcluder(opts.Exclude)
 	if err != nil {

@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,4 +78,42 @@ func marked(res *sbom.Result) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestMavenLocalRepository: a pom.xml alone, its parent in the Maven local
+// repository where a build fetched it, gives what the parent beside it
+// gives.
+func TestMavenLocalRepository(t *testing.T) {
+	real := filepath.Join("testdata", "lockfiles", "maven-zeppelin-server-scalibr")
+	dir, repo := t.TempDir(), t.TempDir()
+	child, err := os.ReadFile(filepath.Join(real, "pom.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent, err := os.ReadFile(filepath.Join(real, "parent", "pom.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pom.xml"), child, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(repo, "org", "apache", "zeppelin", "zeppelin", "0.11.1")
+	if err := os.MkdirAll(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, "zeppelin-0.11.1.pom"), parent, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := marked(mustExtract(t, real))
+	alone := marked(mustExtract(t, dir))
+	if slices.Equal(alone, want) {
+		t.Fatal("the parent changes nothing: the test shows nothing")
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{MavenRepository: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, marked(res)); diff != "" {
+		t.Errorf("with the repository (-parent beside +repository):\n%s", diff)
+	}
 }

@@ -26,7 +26,9 @@ import (
 // files beside the pom.xml, in the directories above it up to the root of
 // the scan, and in those directories' immediate subdirectories (a sibling
 // "parent" module whose children name no relativePath; a parent copied
-// beside its child as parent-pom.xml). One that is found is shown to the
+// beside its child as parent-pom.xml), and then in the Maven local
+// repository (Options.MavenRepository) where Maven keeps every parent a
+// build has fetched. One that is found is shown to the
 // extractor at the path it looks at (in place of another project there, as
 // Maven passes over that one), so its properties, dependency management
 // and own parents are merged as Maven would.
@@ -49,6 +51,8 @@ func newPOMXML(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
 // and the candidate parents near each directory: the modules of one
 // multi-module project share their parents' neighbourhood.
 type pomCache struct {
+	// repo is the Maven local repository, or nil.
+	repo   fs.FS
 	mu     sync.Mutex
 	coords map[string]pomCoords // by path; zero when not a POM
 	near   map[string][]string  // nearbyPOMs by directory
@@ -75,7 +79,7 @@ func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inven
 	in.Reader = bytes.NewReader(data)
 	if input.FS != nil {
 		if virt := locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
-			in.FS = &parentFS{FS: input.FS, virt: virt}
+			in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
 		}
 	}
 	return p.Extractor.Extract(ctx, &in)
@@ -124,6 +128,7 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) ma
 	// cur is where the extractor believes the current POM is, real where
 	// it is.
 	cur, real, parent := p, p, c.parent
+	inRepo := false // the last parent came from the repository: so do the others
 	for range maxParents {
 		if parent.GroupID == "" || parent.ArtifactID == "" || parent.Version == "" || visited[parent.ProjectKey] {
 			break
@@ -133,25 +138,32 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) ma
 		if dir {
 			want = path.Join(want, "pom.xml")
 		}
-		if is(want, parent) {
+		if !inRepo && is(want, parent) {
 			pc, _ := cache.pomAt(fsys, want)
 			cur, real, parent = want, want, pc.parent // the extractor finds it itself
 			continue
 		}
 		found := ""
-		if real != cur {
+		if !inRepo && real != cur {
 			if f, dir := parentPath(fsys, real, string(parent.RelativePath)); dir && is(path.Join(f, "pom.xml"), parent) {
 				found = path.Join(f, "pom.xml")
 			} else if !dir && is(f, parent) {
 				found = f
 			}
 		}
-		for _, f := range cache.nearby(fsys, real) {
-			if found != "" {
-				break
+		if !inRepo {
+			for _, f := range cache.nearby(fsys, real) {
+				if found != "" {
+					break
+				}
+				if is(f, parent) {
+					found = f
+				}
 			}
-			if is(f, parent) {
-				found = f
+		}
+		if found == "" && cache.repo != nil {
+			if f, ok := repoPOM(parent.ProjectKey); ok && is(f, parent) {
+				found, inRepo = f, true
 			}
 		}
 		if found == "" {
@@ -185,14 +197,37 @@ func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
 	return p, false
 }
 
-// pomAt returns the coordinates of the POM file at p, read once.
+// repoMark starts a path of the Maven local repository in parentFS.virt
+// and pomCache.coords.
+const repoMark = "\x00repo/"
+
+// repoPOM is the path, marked with repoMark, of a project's POM in a Maven
+// repository: org/apache/apache/29/apache-29.pom.
+func repoPOM(k maven.ProjectKey) (string, bool) {
+	g, a, v := string(k.GroupID), string(k.ArtifactID), string(k.Version)
+	for _, part := range []string{g, a, v} {
+		if part == "" || strings.ContainsAny(part, "/\\") || strings.Contains(part, "..") {
+			return "", false
+		}
+	}
+	p := strings.ReplaceAll(g, ".", "/") + "/" + a + "/" + v + "/" + a + "-" + v + ".pom"
+	return repoMark + p, fs.ValidPath(p)
+}
+
+// pomAt returns the coordinates of the POM file at p (in the repository
+// when p has repoMark), read once.
 func (pc *pomCache) pomAt(fsys scalibrfs.FS, p string) (pomCoords, bool) {
 	pc.mu.Lock()
 	c, ok := pc.coords[p]
 	pc.mu.Unlock()
 	if !ok {
-		if info, err := fsys.Stat(p); err == nil && info.Mode().IsRegular() && info.Size() <= maxPOMSize {
-			if data, err := fs.ReadFile(fsys, p); err == nil {
+		var from fs.FS = fsys
+		name := p
+		if r, ok := strings.CutPrefix(p, repoMark); ok {
+			from, name = pc.repo, r
+		}
+		if info, err := fs.Stat(from, name); err == nil && info.Mode().IsRegular() && info.Size() <= maxPOMSize {
+			if data, err := fs.ReadFile(from, name); err == nil {
 				c, _ = readPOMCoords(data)
 			}
 		}
@@ -279,23 +314,36 @@ func skipPOMDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "target" || name == "build"
 }
 
-// parentFS shows each file of virt (path -> real path) at its path, and
-// is FS otherwise.
+// parentFS shows each file of virt (path -> real path, in repo when it
+// has repoMark) at its path, and is FS otherwise.
 type parentFS struct {
 	scalibrfs.FS
+	repo fs.FS
 	virt map[string]string
 }
 
+// source is where the file shown at name is.
+func (f *parentFS) source(name string) (fs.FS, string, bool) {
+	real, ok := f.virt[name]
+	if !ok {
+		return nil, "", false
+	}
+	if r, ok := strings.CutPrefix(real, repoMark); ok {
+		return f.repo, r, true
+	}
+	return f.FS, real, true
+}
+
 func (f *parentFS) Open(name string) (fs.File, error) {
-	if real, ok := f.virt[name]; ok {
-		return f.FS.Open(real)
+	if from, real, ok := f.source(name); ok {
+		return from.Open(real)
 	}
 	return f.FS.Open(name)
 }
 
 func (f *parentFS) Stat(name string) (fs.FileInfo, error) {
-	if real, ok := f.virt[name]; ok {
-		info, err := f.FS.Stat(real)
+	if from, real, ok := f.source(name); ok {
+		info, err := fs.Stat(from, real)
 		if err != nil {
 			return nil, err
 		}

@@ -23,6 +23,7 @@ func TestLocateParents(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		fsys  fstest.MapFS
+		repo  fstest.MapFS // a Maven local repository
 		child string
 		want  map[string]string
 	}{{
@@ -36,6 +37,19 @@ func TestLocateParents(t *testing.T) {
 		},
 		child: "app/pom.xml",
 		want:  map[string]string{"pom.xml": "base/pom.xml", "../pom.xml": "base/root-pom.xml"},
+	}, {
+		name: "from the local repository, and the rest of the chain from there too",
+		fsys: fstest.MapFS{
+			"pom.xml":       pomFile("g", "app", "1", "jar", "base"),
+			"root-pom.xml":  pomFile("g", "root", "1", "pom", ""),
+			"other/pom.xml": pomFile("g", "other", "1", "pom", ""),
+		},
+		repo: fstest.MapFS{
+			"g/base/1/base-1.pom": pomFile("g", "base", "1", "pom", "root"),
+			"g/root/1/root-1.pom": pomFile("g", "root", "1", "pom", ""),
+		},
+		child: "pom.xml",
+		want:  map[string]string{"../pom.xml": repoMark + "g/base/1/base-1.pom", "../../pom.xml": repoMark + "g/root/1/root-1.pom"},
 	}, {
 		name: "a cycle",
 		fsys: fstest.MapFS{
@@ -55,7 +69,11 @@ func TestLocateParents(t *testing.T) {
 		want:  nil,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := locateParents(tc.fsys, tc.child, tc.fsys[tc.child].Data, newPOMCache())
+			cache := newPOMCache()
+			if tc.repo != nil {
+				cache.repo = tc.repo
+			}
+			got := locateParents(tc.fsys, tc.child, tc.fsys[tc.child].Data, cache)
 			if !maps.Equal(got, tc.want) {
 				t.Errorf("locateParents = %v, want %v", got, tc.want)
 			}
