@@ -288,42 +288,44 @@ func fmtEvents(es []Event) string {
 	return s
 }
 
+// qualifiers are each ecosystem family's qualifier vocabulary, for
+// drawing versions.
+var qualifiers = map[string][]string{
+	"semver":   {"", "-alpha", "-beta.1", "-rc.2", "-0.20180103161547-0ef6afb2f6cd", "+build.5", "+incompatible", "-1"},
+	"PyPI":     {"", "a1", "b2", "rc1", ".post1", ".dev0", "-1", ".post2.dev3", "+local.7", "c1", "-dev", "a"},
+	"Maven":    {"", "-alpha1", "-beta-2", ".M1", ".Final", "-SNAPSHOT", ".RELEASE", "-sp", "-rc1", "-1", "a", "-jre", ".Beta3", "-cr1"},
+	"NuGet":    {"", "-alpha", "-beta.2", "-rc.1", "+meta"},
+	"RubyGems": {"", ".a", ".beta1", ".rc2", ".pre", "-java"},
+}
+
+// qualifiedVersion draws a version of eco: one to four (three where
+// semver-like) small numbers and a qualifier of its family, or none.
+func qualifiedVersion(rng *rand.Rand, eco string) string {
+	family := eco
+	maxN := 4
+	if semverLike[eco] {
+		family, maxN = "semver", 3
+	}
+	nums := []string{"0", "1", "2", "3", "9", "10", "12"}
+	n := 1 + rng.IntN(maxN)
+	s := ""
+	for i := range n {
+		if i > 0 {
+			s += "."
+		}
+		s += nums[rng.IntN(len(nums))]
+	}
+	q := qualifiers[family]
+	return s + q[rng.IntN(len(q))]
+}
+
 // TestPrefixAgreesWithSemantic checks the claim the prefix shortcut rests
 // on: when two versions' numeric prefixes differ (zero padded), semantic
 // orders them the same way, whatever qualifiers follow. Versions are drawn
 // from each ecosystem's qualifier vocabulary.
 func TestPrefixAgreesWithSemantic(t *testing.T) {
-	quals := map[string][]string{
-		"semver":   {"", "-alpha", "-beta.1", "-rc.2", "-0.20180103161547-0ef6afb2f6cd", "+build.5", "+incompatible", "-1"},
-		"PyPI":     {"", "a1", "b2", "rc1", ".post1", ".dev0", "-1", ".post2.dev3", "+local.7", "c1", "-dev", "a"},
-		"Maven":    {"", "-alpha1", "-beta-2", ".M1", ".Final", "-SNAPSHOT", ".RELEASE", "-sp", "-rc1", "-1", "a", "-jre", ".Beta3", "-cr1"},
-		"NuGet":    {"", "-alpha", "-beta.2", "-rc.1", "+meta"},
-		"RubyGems": {"", ".a", ".beta1", ".rc2", ".pre", "-java"},
-	}
-	family := func(eco string) string {
-		if semverLike[eco] {
-			return "semver"
-		}
-		return eco
-	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	nums := []string{"0", "1", "2", "3", "9", "10", "12"}
-	gen := func(eco string) string {
-		maxN := 4
-		if semverLike[eco] {
-			maxN = 3
-		}
-		n := 1 + rng.IntN(maxN)
-		s := ""
-		for i := range n {
-			if i > 0 {
-				s += "."
-			}
-			s += nums[rng.IntN(len(nums))]
-		}
-		q := quals[family(eco)]
-		return s + q[rng.IntN(len(q))]
-	}
+	gen := func(eco string) string { return qualifiedVersion(rng, eco) }
 	for eco := range fastEcosystems {
 		if plainOnly[eco] {
 			continue // newQVersion never uses the prefix there
@@ -368,37 +370,8 @@ func TestPrefixAgreesWithSemantic(t *testing.T) {
 // qualifier on one side or both order as semantic orders them, through
 // each side's tie with its plain numbers where only one has a qualifier.
 func TestTieAgreesWithSemantic(t *testing.T) {
-	quals := map[string][]string{
-		"semver":   {"", "-alpha", "-beta.1", "-rc.2", "-0.20180103161547-0ef6afb2f6cd", "+build.5", "+incompatible", "-1"},
-		"PyPI":     {"", "a1", "b2", "rc1", ".post1", ".dev0", "-1", ".post2.dev3", "+local.7", "c1", "-dev", "a"},
-		"Maven":    {"", "-alpha1", "-beta-2", ".M1", ".Final", "-SNAPSHOT", ".RELEASE", "-sp", "-rc1", "-1", "a", "-jre", ".Beta3", "-cr1"},
-		"NuGet":    {"", "-alpha", "-beta.2", "-rc.1", "+meta"},
-		"RubyGems": {"", ".a", ".beta1", ".rc2", ".pre", "-java"},
-	}
-	family := func(eco string) string {
-		if semverLike[eco] {
-			return "semver"
-		}
-		return eco
-	}
 	rng := rand.New(rand.NewPCG(11, 12))
-	nums := []string{"0", "1", "2", "3", "9", "10", "12"}
-	gen := func(eco string) string {
-		maxN := 4
-		if semverLike[eco] {
-			maxN = 3
-		}
-		n := 1 + rng.IntN(maxN)
-		s := ""
-		for i := range n {
-			if i > 0 {
-				s += "."
-			}
-			s += nums[rng.IntN(len(nums))]
-		}
-		q := quals[family(eco)]
-		return s + q[rng.IntN(len(q))]
-	}
+	gen := func(eco string) string { return qualifiedVersion(rng, eco) }
 	for eco := range fastEcosystems {
 		if plainOnly[eco] {
 			continue // newQVersion never uses the prefix there
