@@ -190,7 +190,7 @@ func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
 	if rel == "" {
 		rel = "../pom.xml"
 	}
-	p = path.Join(path.Dir(cur), strings.ReplaceAll(rel, "\\", "/"))
+	p = path.Join(path.Dir(cur), rel) // as the extractor joins them
 	if info, err := fsys.Stat(p); err == nil && info.IsDir() {
 		return p, true
 	}
