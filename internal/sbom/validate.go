@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -45,10 +47,17 @@ const schemaBase = "http://cyclonedx.org/schema/"
 // MaxSchemaErrors is the number of errors Validate reports at most.
 const MaxSchemaErrors = 10
 
-var compiled sync.Map // specVersion -> func() (*jsonschema.Schema, error)
+var compiled sync.Map // specVersion -> func() (*schemas, error)
 
-func schemaFor(specVersion string) (*jsonschema.Schema, error) {
-	f, _ := compiled.LoadOrStore(specVersion, sync.OnceValues(func() (*jsonschema.Schema, error) {
+// schemas are one version's compiled schemas: the document's, and for
+// validating a large components array in parallel, its items' (the
+// schema's own #/definitions/component) and its uniqueItems keyword alone.
+type schemas struct {
+	doc, component, unique *jsonschema.Schema
+}
+
+func schemaFor(specVersion string) (*schemas, error) {
+	f, _ := compiled.LoadOrStore(specVersion, sync.OnceValues(func() (*schemas, error) {
 		c := jsonschema.NewCompiler()
 		c.AssertFormat()
 		c.RegisterFormat(anyIRIReference)
@@ -66,9 +75,23 @@ func schemaFor(specVersion string) (*jsonschema.Schema, error) {
 				return nil, fmt.Errorf("add embedded schema %s: %w", name, err)
 			}
 		}
-		return c.Compile(schemaBase + main)
+		if err := c.AddResource(schemaBase+"unique-items.json", map[string]any{"uniqueItems": true}); err != nil {
+			return nil, err
+		}
+		var s schemas
+		var err error
+		if s.doc, err = c.Compile(schemaBase + main); err != nil {
+			return nil, err
+		}
+		if s.component, err = c.Compile(schemaBase + main + "#/definitions/component"); err != nil {
+			return nil, err
+		}
+		if s.unique, err = c.Compile(schemaBase + "unique-items.json"); err != nil {
+			return nil, err
+		}
+		return &s, nil
 	}))
-	return f.(func() (*jsonschema.Schema, error))()
+	return f.(func() (*schemas, error))()
 }
 
 // anyIRIReference is the "iri-reference" format that accepts every string.
@@ -150,31 +173,108 @@ func validateInst(data []byte) (any, error) {
 	if err != nil {
 		return nil, &ValidationError{SpecVersion: head.SpecVersion, Errors: []SchemaError{{Path: "$", Reason: err.Error()}}}
 	}
-	err = sch.Validate(inst)
-	if err == nil {
-		return inst, nil
+	if ve := schemaErrors(head.SpecVersion, validateParts(sch, inst)); ve != nil {
+		return nil, ve
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return nil, &ValidationError{SpecVersion: head.SpecVersion, Errors: []SchemaError{{Path: "$", Reason: err.Error()}}}
-	}
-	out := &ValidationError{SpecVersion: head.SpecVersion}
-	for _, leaf := range leaves(ve) {
-		// One value can fail the same way in several branches of an
-		// anyOf or oneOf: it is one error.
-		e := SchemaError{Path: jsonPath(leaf.InstanceLocation), Reason: leaf.ErrorKind.LocalizedString(printer)}
-		if slices.Contains(out.Errors, e) {
+	return inst, nil
+}
+
+// schemaErrors is the ValidationError of the parts' errors, the first
+// MaxSchemaErrors of them, or nil when there are none.
+func schemaErrors(specVersion string, parts []part) *ValidationError {
+	out := &ValidationError{SpecVersion: specVersion}
+	for _, r := range parts {
+		if r.err == nil || len(out.Errors) == MaxSchemaErrors {
 			continue
 		}
-		out.Errors = append(out.Errors, e)
-		if len(out.Errors) == MaxSchemaErrors {
-			break
+		var ve *jsonschema.ValidationError
+		if !errors.As(r.err, &ve) {
+			out.Errors = append(out.Errors, SchemaError{Path: jsonPath(r.at), Reason: r.err.Error()})
+			continue
+		}
+		added := false
+		for _, leaf := range leaves(ve) {
+			// One value can fail the same way in several branches of an
+			// anyOf or oneOf: it is one error.
+			e := SchemaError{Path: jsonPath(append(slices.Clip(r.at), leaf.InstanceLocation...)), Reason: leaf.ErrorKind.LocalizedString(printer)}
+			if slices.Contains(out.Errors, e) {
+				continue
+			}
+			out.Errors, added = append(out.Errors, e), true
+			if len(out.Errors) == MaxSchemaErrors {
+				break
+			}
+		}
+		if !added && len(out.Errors) == 0 {
+			out.Errors = []SchemaError{{Path: jsonPath(r.at), Reason: ve.Error()}}
 		}
 	}
 	if len(out.Errors) == 0 {
-		out.Errors = []SchemaError{{Path: "$", Reason: ve.Error()}}
+		return nil
 	}
-	return nil, out
+	return out
+}
+
+// part is the outcome of validating one part of a document: at is where
+// the part is (its errors' locations are relative to it).
+type part struct {
+	at  []string
+	err error
+}
+
+// parallelItems is the size of a components array from which
+// validateParts validates its items on every processor.
+const parallelItems = 256
+
+// validateParts validates inst against sch.doc. A document with a large
+// components array is validated in parts, on every processor: the document
+// with that array empty, the array against the schema's uniqueItems, and
+// each component against the schema's own component definition. The
+// array's schema is exactly those three (type, items, uniqueItems), and
+// nothing else in the schema reads it, so the parts' errors are the
+// document's, in the order document, array, components.
+func validateParts(sch *schemas, inst any) []part {
+	doc, ok := inst.(map[string]any)
+	comps, isArray := doc["components"].([]any)
+	workers := min(runtime.GOMAXPROCS(0), len(comps)/(parallelItems/2))
+	if !ok || !isArray || len(comps) < parallelItems || workers < 2 {
+		return []part{{err: sch.doc.Validate(inst)}}
+	}
+	rest := make(map[string]any, len(doc))
+	for k, v := range doc {
+		rest[k] = v
+	}
+	rest["components"] = []any{}
+	// Tasks: 0 the rest of the document, 1 the array's uniqueness (a hash
+	// of every component), then each component.
+	errs := make([]error, 2+len(comps))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				switch i := int(next.Add(1)) - 1; {
+				case i >= len(errs):
+					return
+				case i == 0:
+					errs[0] = sch.doc.Validate(rest)
+				case i == 1:
+					errs[1] = sch.unique.Validate(comps)
+				default:
+					errs[i] = sch.component.Validate(comps[i-2])
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := []part{{err: errs[0]}, {at: []string{"components"}, err: errs[1]}}
+	items := errs[2:]
+	for i, err := range items {
+		if err != nil {
+			out = append(out, part{at: []string{"components", strconv.Itoa(i)}, err: err})
+		}
+	}
+	return out
 }
 
 // docHead is what Validate needs before choosing a schema.
