@@ -62,3 +62,18 @@ func TestMigrateTwice(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresDocumentCompression: the original bytes of submissions are
+// compressed with LZ4 on a server that has it (as this one does: Debian's
+// PostgreSQL is built with LZ4).
+func TestPostgresDocumentCompression(t *testing.T) {
+	db := openPostgres(t)
+	var method string
+	if err := db.QueryRow(context.Background(), `SELECT attcompression::text FROM pg_attribute
+		WHERE attrelid = 'sbom_documents'::regclass AND attname = 'body'`).Scan(&method); err != nil {
+		t.Fatal(err)
+	}
+	if method != "l" {
+		t.Errorf("sbom_documents.body compression %q, want l (LZ4)", method)
+	}
+}
