@@ -110,9 +110,7 @@ func (c *buildCache) q(eco, s string) *qversion {
 		// The index is read-only once built, so a version with a
 		// qualifier gets its semantic form, and its order against its
 		// own numbers, now rather than lazily.
-		q.ensureSem()
-		q.setTie(q.sem)
-		q.tieTried = true
+		q.ensureTie()
 	}
 	if c != nil {
 		c.m[eco+"\x00"+s] = q

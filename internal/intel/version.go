@@ -39,9 +39,19 @@ type version struct {
 	sem      semantic.Version // set when the version is not plain numeric and parsed
 }
 
-// setTie sets v.tie from sem, v's semantic form; v has a prefix.
-func (v *version) setTie(sem semantic.Version) {
-	if sem == nil || v.nfast == 0 {
+// ensureTie sets q.tie, once: q has a prefix.
+func (q *qversion) ensureTie() {
+	if q.tieTried {
+		return
+	}
+	q.tieTried = true
+	q.ensureSem()
+	q.setTie()
+}
+
+// setTie sets v.tie from v.sem, its semantic form; v has a prefix.
+func (v *version) setTie() {
+	if v.sem == nil || v.nfast == 0 {
 		return
 	}
 	b := make([]byte, 0, 16)
@@ -51,7 +61,7 @@ func (v *version) setTie(sem semantic.Version) {
 		}
 		b = strconv.AppendUint(b, uint64(v.fast[i]), 10)
 	}
-	if c, err := sem.CompareStr(string(b)); err == nil {
+	if c, err := v.sem.CompareStr(string(b)); err == nil {
 		v.tie, v.tieKnown = int8(c), true
 	}
 }
@@ -297,12 +307,7 @@ func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
 			return -int(e.tie), true
 		}
 		if !e.prefix {
-			if !q.tieTried {
-				q.tieTried = true
-				q.ensureSem()
-				q.setTie(q.sem)
-			}
-			if q.tieKnown {
+			if q.ensureTie(); q.tieKnown {
 				return int(q.tie), true
 			}
 		}

@@ -77,7 +77,8 @@ func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inven
 	}
 	in := *input
 	in.Reader = bytes.NewReader(data)
-	if input.FS != nil {
+	// A POM without a parent (most are) is not decoded a second time.
+	if input.FS != nil && bytes.Contains(data, []byte("parent>")) {
 		if virt := locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
 			in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
 		}
@@ -201,6 +202,15 @@ func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
 // and pomCache.coords.
 const repoMark = "\x00repo/"
 
+// marked resolves p, a path of the tree or (with repoMark) of the
+// repository, to its file system and path there.
+func marked(tree, repo fs.FS, p string) (fs.FS, string) {
+	if r, ok := strings.CutPrefix(p, repoMark); ok {
+		return repo, r
+	}
+	return tree, p
+}
+
 // repoPOM is the path, marked with repoMark, of a project's POM in a Maven
 // repository: org/apache/apache/29/apache-29.pom.
 func repoPOM(k maven.ProjectKey) (string, bool) {
@@ -221,11 +231,7 @@ func (pc *pomCache) pomAt(fsys scalibrfs.FS, p string) (pomCoords, bool) {
 	c, ok := pc.coords[p]
 	pc.mu.Unlock()
 	if !ok {
-		var from fs.FS = fsys
-		name := p
-		if r, ok := strings.CutPrefix(p, repoMark); ok {
-			from, name = pc.repo, r
-		}
+		from, name := marked(fsys, pc.repo, p)
 		if info, err := fs.Stat(from, name); err == nil && info.Mode().IsRegular() && info.Size() <= maxPOMSize {
 			if data, err := fs.ReadFile(from, name); err == nil {
 				c, _ = readPOMCoords(data)
@@ -328,10 +334,8 @@ func (f *parentFS) source(name string) (fs.FS, string, bool) {
 	if !ok {
 		return nil, "", false
 	}
-	if r, ok := strings.CutPrefix(real, repoMark); ok {
-		return f.repo, r, true
-	}
-	return f.FS, real, true
+	from, p := marked(f.FS, f.repo, real)
+	return from, p, true
 }
 
 func (f *parentFS) Open(name string) (fs.File, error) {

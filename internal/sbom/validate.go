@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -240,10 +241,7 @@ func validateParts(sch *schemas, inst any) []part {
 	if !ok || !isArray || len(comps) < parallelItems || workers < 2 {
 		return []part{{err: sch.doc.Validate(inst)}}
 	}
-	rest := make(map[string]any, len(doc))
-	for k, v := range doc {
-		rest[k] = v
-	}
+	rest := maps.Clone(doc)
 	rest["components"] = []any{}
 	// Tasks: 0 the rest of the document, 1 the array's uniqueness (a hash
 	// of every component), then each component.

@@ -3,8 +3,6 @@ package server_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"testing"
 	"time"
 
@@ -40,21 +38,14 @@ func TestDevelopmentFindings(t *testing.T) {
 	}
 	list := func(query string) (code int, fs []sentinel.Finding) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", s.APIURL()+"/v1/findings?"+query, nil)
-		req.Header.Set("Authorization", "ApiKey "+key)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		w := do(s, "GET", "/v1/findings?"+query, key, "")
 		var got struct{ Data []sentinel.Finding }
-		if resp.StatusCode == 200 {
-			if err := json.Unmarshal(b, &got); err != nil {
-				t.Fatalf("findings: %s", b)
+		if w.Code == 200 {
+			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
+				t.Fatalf("findings: %s", w.Body)
 			}
 		}
-		return resp.StatusCode, got.Data
+		return w.Code, got.Data
 	}
 	// waitFor lists the open findings until every one of purl says
 	// development as want.
