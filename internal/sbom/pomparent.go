@@ -56,10 +56,12 @@ type pomCache struct {
 	mu     sync.Mutex
 	coords map[string]pomCoords // by path; zero when not a POM
 	near   map[string][]string  // nearbyPOMs by directory
+	// boms holds the dependencyManagement of each BOM imported, by path.
+	boms map[string]maven.DependencyManagement
 }
 
 func newPOMCache() *pomCache {
-	return &pomCache{coords: map[string]pomCoords{}, near: map[string][]string{}}
+	return &pomCache{coords: map[string]pomCoords{}, near: map[string][]string{}, boms: map[string]maven.DependencyManagement{}}
 }
 
 // maxParents bounds the chain of parents followed (Maven's own reader
@@ -78,12 +80,19 @@ func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inven
 	in := *input
 	in.Reader = bytes.NewReader(data)
 	// A POM without a parent (most are) is not decoded a second time.
+	var chain []string
 	if input.FS != nil && bytes.Contains(data, []byte("parent>")) {
-		if virt := locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
+		var virt map[string]string
+		if virt, chain = locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
 			in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
 		}
 	}
-	return p.Extractor.Extract(ctx, &in)
+	inv, err := p.Extractor.Extract(ctx, &in)
+	if err != nil || input.FS == nil {
+		return inv, err
+	}
+	p.importBOMs(input.FS, input.Path, data, chain, inv.Packages)
+	return inv, nil
 }
 
 // pomCoords are what a POM says of itself and of its parent.
@@ -115,12 +124,14 @@ func readPOMCoords(data []byte) (c pomCoords, ok bool) {
 // extractor opens for it, that path mapped to the file where it is. A
 // parent found elsewhere has its own relativePath read from where it
 // really is, as Maven reads a parent it took from a repository.
-func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) map[string]string {
+//
+// chain lists every parent found, nearest first, where it really is (a
+// path of the tree, or of the repository with repoMark).
+func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) (virt map[string]string, chain []string) {
 	c, ok := readPOMCoords(data)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	var virt map[string]string
 	is := func(f string, want maven.Parent) bool {
 		pc, ok := cache.pomAt(fsys, f)
 		return ok && pc.key == want.ProjectKey && pc.packaging == "pom"
@@ -129,7 +140,9 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) ma
 	// cur is where the extractor believes the current POM is, real where
 	// it is.
 	cur, real, parent := p, p, c.parent
-	inRepo := false // the last parent came from the repository: so do the others
+	// The last parent came from the repository (or p is there): so do the
+	// others.
+	inRepo := strings.HasPrefix(p, repoMark)
 	for range maxParents {
 		if parent.GroupID == "" || parent.ArtifactID == "" || parent.Version == "" || visited[parent.ProjectKey] {
 			break
@@ -142,6 +155,7 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) ma
 		if !inRepo && is(want, parent) {
 			pc, _ := cache.pomAt(fsys, want)
 			cur, real, parent = want, want, pc.parent // the extractor finds it itself
+			chain = append(chain, want)
 			continue
 		}
 		found := ""
@@ -176,10 +190,11 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) ma
 			virt = map[string]string{}
 		}
 		virt[want] = found
+		chain = append(chain, found)
 		pc, _ := cache.pomAt(fsys, found)
 		cur, real, parent = want, found, pc.parent
 	}
-	return virt
+	return virt, chain
 }
 
 // parentPath is the path scalibr's extractor opens for a parent declared
@@ -231,11 +246,8 @@ func (pc *pomCache) pomAt(fsys scalibrfs.FS, p string) (pomCoords, bool) {
 	c, ok := pc.coords[p]
 	pc.mu.Unlock()
 	if !ok {
-		from, name := marked(fsys, pc.repo, p)
-		if info, err := fs.Stat(from, name); err == nil && info.Mode().IsRegular() && info.Size() <= maxPOMSize {
-			if data, err := fs.ReadFile(from, name); err == nil {
-				c, _ = readPOMCoords(data)
-			}
+		if data, ok := pc.read(fsys, p); ok {
+			c, _ = readPOMCoords(data)
 		}
 		pc.mu.Lock()
 		pc.coords[p] = c

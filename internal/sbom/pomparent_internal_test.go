@@ -1,9 +1,14 @@
 package sbom
 
 import (
+	"bytes"
+	"context"
 	"maps"
+	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/google/osv-scalibr/extractor/filesystem"
 )
 
 func pomFile(group, artifact, version, packaging, parent string) *fstest.MapFile {
@@ -73,7 +78,7 @@ func TestLocateParents(t *testing.T) {
 			if tc.repo != nil {
 				cache.repo = tc.repo
 			}
-			got := locateParents(tc.fsys, tc.child, tc.fsys[tc.child].Data, cache)
+			got, _ := locateParents(tc.fsys, tc.child, tc.fsys[tc.child].Data, cache)
 			if !maps.Equal(got, tc.want) {
 				t.Errorf("locateParents = %v, want %v", got, tc.want)
 			}
@@ -96,13 +101,57 @@ func FuzzLocateParents(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := fstest.MapFS{"app/pom.xml": &fstest.MapFile{Data: data}}
 		maps.Copy(m, fsys)
-		virt := locateParents(m, "app/pom.xml", data, newPOMCache())
+		virt, _ := locateParents(m, "app/pom.xml", data, newPOMCache())
 		if len(virt) > maxParents {
 			t.Fatalf("%d parents shown", len(virt))
 		}
 		for want, real := range virt {
 			if _, ok := fsys[real]; !ok {
 				t.Fatalf("%s shown as %s, not a POM of the tree", want, real)
+			}
+		}
+	})
+}
+
+// FuzzImportBOMs: whatever a pom.xml imports (BOMs that import each
+// other, that are not there, that are its own parent), the extraction
+// ends, and each version it gives a dependency is written in one of the
+// files (unless the pom.xml composes versions of its own properties).
+func FuzzImportBOMs(f *testing.F) {
+	imp := func(a string) string {
+		return `<dependency><groupId>g</groupId><artifactId>` + a + `</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>`
+	}
+	f.Add([]byte(`<project><groupId>g</groupId><artifactId>app</artifactId><version>1</version><dependencyManagement><dependencies>` +
+		imp("a") + `</dependencies></dependencyManagement><dependencies><dependency><groupId>g</groupId><artifactId>x</artifactId></dependency></dependencies></project>`))
+	f.Add([]byte(`<project><parent><groupId>g</groupId><artifactId>a</artifactId><version>1</version></parent><artifactId>app</artifactId>` +
+		`<dependencies><dependency><groupId>g</groupId><artifactId>y</artifactId></dependency></dependencies></project>`))
+	bom := func(name, imports, managed string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`<project><groupId>g</groupId><artifactId>` + name + `</artifactId><version>1</version><packaging>pom</packaging>` +
+			`<properties><v>${v}</v></properties><dependencyManagement><dependencies>` + imp(imports) +
+			`<dependency><groupId>g</groupId><artifactId>` + managed + `</artifactId><version>3.` + name + `</version></dependency></dependencies></dependencyManagement></project>`)}
+	}
+	fsys := fstest.MapFS{
+		"a/pom.xml": bom("a", "b", "x"),
+		"b/pom.xml": bom("b", "a", "y"),
+		"pom.xml":   bom("app", "app", "z"),
+	}
+	ex, err := newPOMXML(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := fstest.MapFS{"app/pom.xml": &fstest.MapFile{Data: data}}
+		maps.Copy(m, fsys)
+		inv, err := ex.Extract(context.Background(), &filesystem.ScanInput{FS: m, Path: "app/pom.xml", Reader: bytes.NewReader(data)})
+		if err != nil || bytes.Contains(data, []byte("${")) {
+			return
+		}
+		for _, p := range inv.Packages {
+			if p.Version == "" || bytes.Contains(data, []byte(p.Version)) {
+				continue
+			}
+			if !slices.ContainsFunc(slices.Collect(maps.Values(fsys)), func(f *fstest.MapFile) bool { return bytes.Contains(f.Data, []byte(p.Version)) }) {
+				t.Fatalf("%s@%s: a version in no file", p.Name, p.Version)
 			}
 		}
 	})

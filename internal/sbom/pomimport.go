@@ -1,0 +1,177 @@
+package sbom
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"deps.dev/util/maven"
+	"github.com/google/osv-scalibr/clients/datasource"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/javalockfile"
+	scalibrfs "github.com/google/osv-scalibr/fs"
+	"github.com/google/osv-scalibr/purl"
+)
+
+// importBOMs gives a version to each dependency of the POM at p (content
+// data, parents chain as locateParents found them) that the POM and its
+// parents leave without one, from the bills of materials their
+// dependencyManagement imports (<scope>import</scope>, the way Spring
+// Boot, Jackson and most multi-module projects share their versions).
+// scalibr's extractor, offline, imports none. A BOM is looked for as a
+// parent is: by its coordinates among the POM files near p, then in the
+// Maven local repository; its own parents are merged and its properties
+// interpolated before its dependencyManagement is taken, and the BOMs it
+// imports in turn are followed (deps.dev's ProcessDependencies bounds
+// them). Nothing is done for a POM whose dependencies all have versions.
+func (p pomXML) importBOMs(fsys scalibrfs.FS, at string, data []byte, chain []string, pkgs []*extractor.Package) {
+	if !slices.ContainsFunc(pkgs, unversionedMaven) {
+		return
+	}
+	proj, ok := p.effective(fsys, data, chain)
+	if !ok || !slices.ContainsFunc(proj.DependencyManagement.Dependencies, isImport) {
+		return
+	}
+	proj.ProcessDependencies(func(g, a, v maven.String) (maven.DependencyManagement, error) {
+		return p.bom(fsys, at, maven.ProjectKey{GroupID: g, ArtifactID: a, Version: v})
+	})
+	deps := make(map[string]maven.Dependency, len(proj.Dependencies))
+	for _, d := range proj.Dependencies {
+		deps[d.Name()] = d // the extractor keeps the last one listed too
+	}
+	for _, pkg := range pkgs {
+		if !unversionedMaven(pkg) {
+			continue
+		}
+		d, ok := deps[pkg.Name]
+		if !ok {
+			continue
+		}
+		pkg.Version = requiredVersion(string(d.Version))
+		// The BOM may give the scope as well (a test library's).
+		if m, ok := pkg.Metadata.(*javalockfile.Metadata); ok && len(m.DepGroupVals) == 0 {
+			if scope := strings.TrimSpace(string(d.Scope)); scope != "" && scope != "compile" {
+				m.DepGroupVals = []string{scope}
+			}
+		}
+	}
+}
+
+func unversionedMaven(p *extractor.Package) bool {
+	return p.Version == "" && p.PURLType == purl.TypeMaven
+}
+
+func isImport(d maven.Dependency) bool { return d.Scope == "import" }
+
+// requiredVersion is the version a Maven requirement names: "1.2", or the
+// lower bound of a range such as "[1.2,2.0)", as scalibr's extractor reads
+// a version it finds itself.
+func requiredVersion(v string) string {
+	v = strings.TrimSpace(v)
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "["), "(")
+	if i := strings.IndexAny(v, ",)]"); i >= 0 {
+		v = v[:i]
+	}
+	return strings.TrimSpace(v)
+}
+
+// effective is the POM (content data) with the parents of chain merged
+// and its properties interpolated, as scalibr's extractor builds it.
+func (p pomXML) effective(fsys scalibrfs.FS, data []byte, chain []string) (*maven.Project, bool) {
+	var proj maven.Project
+	if err := datasource.NewMavenDecoder(bytes.NewReader(data)).Decode(&proj); err != nil {
+		return nil, false
+	}
+	if err := proj.Interpolate(); err != nil {
+		return nil, false
+	}
+	if proj.Parent.ArtifactID != "" {
+		// The default profiles, merged once the project has a parent.
+		if err := proj.MergeProfiles("", maven.ActivationOS{}); err != nil {
+			return nil, false
+		}
+	}
+	for _, f := range chain {
+		raw, ok := p.cache.read(fsys, f)
+		if !ok {
+			break
+		}
+		var parent maven.Project
+		if err := datasource.NewMavenDecoder(bytes.NewReader(raw)).Decode(&parent); err != nil {
+			break
+		}
+		proj.MergeParent(parent)
+	}
+	if err := proj.Interpolate(); err != nil {
+		return nil, false
+	}
+	return &proj, true
+}
+
+var errNoBOM = errors.New("bill of materials not found")
+
+// bom is the dependencyManagement of the BOM with coordinates k, found
+// near the POM at p or in the repository, computed once per scan.
+func (p pomXML) bom(fsys scalibrfs.FS, at string, k maven.ProjectKey) (maven.DependencyManagement, error) {
+	f := p.findPOM(fsys, at, k)
+	if f == "" {
+		return maven.DependencyManagement{}, errNoBOM
+	}
+	c := p.cache
+	c.mu.Lock()
+	dm, ok := c.boms[f]
+	c.mu.Unlock()
+	if !ok {
+		if raw, read := c.read(fsys, f); read {
+			_, chain := locateParents(fsys, f, raw, c)
+			if proj, ok := p.effective(fsys, raw, chain); ok {
+				dm = proj.DependencyManagement
+			}
+		}
+		c.mu.Lock()
+		c.boms[f] = dm
+		c.mu.Unlock()
+	}
+	if dm.Dependencies == nil {
+		return maven.DependencyManagement{}, errNoBOM
+	}
+	// ProcessDependencies keeps what it is given: each import its copy.
+	return maven.DependencyManagement{Dependencies: slices.Clone(dm.Dependencies)}, nil
+}
+
+// findPOM is the POM file with coordinates k nearest the POM at p: among
+// the files nearbyPOMs lists, then in the repository ("" when none).
+func (p pomXML) findPOM(fsys scalibrfs.FS, at string, k maven.ProjectKey) string {
+	if !strings.HasPrefix(at, repoMark) {
+		for _, f := range p.cache.nearby(fsys, at) {
+			if c, ok := p.cache.pomAt(fsys, f); ok && c.key == k {
+				return f
+			}
+		}
+	}
+	if p.cache.repo != nil {
+		if f, ok := repoPOM(k); ok {
+			if c, ok := p.cache.pomAt(fsys, f); ok && c.key == k {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// read returns the content of the POM file at f (in the repository when
+// f has repoMark), if it is a regular file of at most maxPOMSize.
+func (pc *pomCache) read(fsys scalibrfs.FS, f string) ([]byte, bool) {
+	from, name := marked(fsys, pc.repo, f)
+	if from == nil {
+		return nil, false
+	}
+	info, err := fs.Stat(from, name)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPOMSize {
+		return nil, false
+	}
+	data, err := fs.ReadFile(from, name)
+	return data, err == nil
+}
