@@ -70,6 +70,9 @@ type HostSummary struct {
 	// Occurrences is the number of submissions from the host that listed a
 	// matching component (summed over matching components).
 	Occurrences int
+	// Development is true when every matching component on the host is
+	// there only for development, as its last submission said.
+	Development bool
 }
 
 // ComponentSummary is a component search's aggregate for one matching

@@ -67,6 +67,9 @@ type HostSighting struct {
 	Matches   int    `json:"matches"`
 	FirstSeen string `json:"first_seen"`
 	LastSeen  string `json:"last_seen"`
+	// Development is true when the host has the component only for
+	// development (every matching component, as its last SBOM said).
+	Development bool `json:"development"`
 }
 
 func minute(t time.Time) string { return t.UTC().Truncate(time.Minute).Format(MinuteFormat) }
@@ -83,7 +86,8 @@ func (s *Service) Search(ctx context.Context, orgID, name, version string) (*Sea
 		HostCount: sum.HostCount, Truncated: sum.HostCount > len(sum.Hosts)}
 	for _, h := range sum.Hosts {
 		res.Hosts = append(res.Hosts, h.Host)
-		res.Details = append(res.Details, HostSighting{Host: h.Host, Matches: h.Occurrences, FirstSeen: minute(h.FirstSeen), LastSeen: minute(h.LastSeen)})
+		res.Details = append(res.Details, HostSighting{Host: h.Host, Matches: h.Occurrences, FirstSeen: minute(h.FirstSeen), LastSeen: minute(h.LastSeen),
+			Development: h.Development})
 	}
 	var first, last time.Time
 	for _, c := range sum.Components {

@@ -67,8 +67,14 @@ func TestEveryPage(t *testing.T) {
 			t.Errorf("GET %s: layout or headers missing: %v", path, r.header)
 		}
 	}
-	// lodash is there for development only: the findings list says so
-	// and filters on it.
+	// lodash is there for development only: the inventory's hosts and the
+	// findings list say so, and the list filters on it.
+	if r := b.get("/inventory?name=lodash"); !strings.Contains(r.body, `build-7</a> <span class="dev"`) {
+		t.Errorf("the inventory does not mark build-7's lodash as development-only:\n%s", r.text())
+	}
+	if r := b.get("/inventory?name=org.apache.tomcat.embed:tomcat-embed-core"); !strings.Contains(r.body, `build-7</a></td>`) {
+		t.Errorf("the inventory marks build-7's Tomcat as development-only:\n%s", r.text())
+	}
 	if r := b.get("/findings?development=true"); !strings.Contains(r.body, `pkg:npm/lodash@4.17.15 <span class="dev"`) ||
 		strings.Contains(r.body, "tomcat-embed-core") {
 		t.Errorf("development-only findings:\n%s", r.text())

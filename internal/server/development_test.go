@@ -86,6 +86,19 @@ func TestDevelopmentFindings(t *testing.T) {
 	}
 	waitFor(jquery, true)
 	waitFor(log4j, false)
+	// The component search says it per host.
+	for name, want := range map[string]bool{"jquery": true, "org.apache.logging.log4j:log4j-core": false} {
+		w := do(s, "GET", "/api/v1/inventory/components/search?name="+name, key, "")
+		var res struct {
+			Details []struct {
+				Host        string
+				Development bool
+			}
+		}
+		if err := json.Unmarshal(w.Body.Bytes(), &res); err != nil || len(res.Details) != 1 || res.Details[0].Development != want {
+			t.Errorf("search %s: %s, want build-1 with development %v", name, w.Body, want)
+		}
+	}
 	only("development=true", jquery)
 	only("development=false", log4j)
 	if code, _ := list("development=maybe"); code != 400 {

@@ -445,7 +445,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 	if db.Engine == Postgres {
 		return db.searchInventoryPG(ctx, where, args, maxHosts)
 	}
-	rows, err := db.Query(ctx, `SELECT host, MIN(first_seen), MAX(last_seen), SUM(occurrences)
+	rows, err := db.Query(ctx, `SELECT host, MIN(first_seen), MAX(last_seen), SUM(occurrences), MIN(development)
 		FROM inventory_sightings WHERE `+where+` GROUP BY host ORDER BY host`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search inventory: %w", err)
@@ -457,7 +457,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 		}
 		var h sentinel.HostSummary
 		var first, last int64
-		if err := rows.Scan(&h.Host, &first, &last, &h.Occurrences); err != nil {
+		if err := rows.Scan(&h.Host, &first, &last, &h.Occurrences, &h.Development); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -491,7 +491,7 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 // the tail latency of popular packages.
 func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, maxHosts int) (*sentinel.InventorySummary, error) {
 	rows, err := db.Query(ctx, `SELECT GROUPING(host), host, ecosystem, version, purl,
-			MIN(first_seen), MAX(last_seen), SUM(occurrences), COUNT(*)
+			MIN(first_seen), MAX(last_seen), SUM(occurrences), COUNT(*), bool_and(development)
 		FROM inventory_sightings WHERE `+where+`
 		GROUP BY GROUPING SETS ((host), (ecosystem, version, purl))
 		ORDER BY 1, host, ecosystem, version, purl`, args...)
@@ -504,13 +504,15 @@ func (db *DB) searchInventoryPG(ctx context.Context, where string, args []any, m
 		var grouped, occ, n int
 		var host, eco, version, purl sql.NullString
 		var first, last int64
-		if err := rows.Scan(&grouped, &host, &eco, &version, &purl, &first, &last, &occ, &n); err != nil {
+		var dev bool
+		if err := rows.Scan(&grouped, &host, &eco, &version, &purl, &first, &last, &occ, &n, &dev); err != nil {
 			return nil, err
 		}
 		if grouped == 0 { // a host row
 			out.HostCount++
 			if len(out.Hosts) < maxHosts {
-				out.Hosts = append(out.Hosts, sentinel.HostSummary{Host: host.String, FirstSeen: FromMS(first), LastSeen: FromMS(last), Occurrences: occ})
+				out.Hosts = append(out.Hosts, sentinel.HostSummary{Host: host.String, FirstSeen: FromMS(first), LastSeen: FromMS(last),
+					Occurrences: occ, Development: dev})
 			}
 			continue
 		}

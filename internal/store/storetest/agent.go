@@ -299,7 +299,8 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	now = t0.Add(time.Hour)
 	MustSubmission(t, db, a, "web-1", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
 	now = t0.Add(2 * time.Hour)
-	MustSubmission(t, db, a, "db-1", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.21", "", ""),
+	devItem := func(it sentinel.InventoryItem) sentinel.InventoryItem { it.Development = true; return it }
+	MustSubmission(t, db, a, "db-1", nil, devItem(purl.ItemFromPurl("pkg:npm/lodash@4.17.21", "", "")),
 		purl.ItemFromPurl("pkg:pypi/flask-login@0.6.3", "", ""))
 	MustSubmission(t, db, b, "other", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
 
@@ -357,7 +358,8 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	}
 	h2 := t0.Add(2 * time.Hour)
 	want := agg{
-		Hosts:     []sentinel.HostSummary{{Host: "db-1", FirstSeen: h2, LastSeen: h2, Occurrences: 1}, {Host: "web-1", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2}},
+		Hosts: []sentinel.HostSummary{{Host: "db-1", FirstSeen: h2, LastSeen: h2, Occurrences: 1, Development: true},
+			{Host: "web-1", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2}},
 		HostCount: 2,
 		Components: []sentinel.ComponentSummary{
 			{Ecosystem: "npm", Version: "4.17.15", Purl: "pkg:npm/lodash@4.17.15", FirstSeen: t0, LastSeen: t0.Add(time.Hour), Occurrences: 2, Hosts: 1},
@@ -381,6 +383,15 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	}
 	if got := summary(b, "flask-login", "", 10); got.HostCount != 0 {
 		t.Errorf("org b sees a's components: %+v", got)
+	}
+	// A host is development-only for a name when every matching component
+	// is: one version for development and another deployed is not.
+	c := MustOrg(t, db, uniqueSlug("c"))
+	MustSubmission(t, db, c, "ci-1", nil, devItem(purl.ItemFromPurl("pkg:npm/jest@29.0.0", "", "")),
+		purl.ItemFromPurl("pkg:npm/jest@28.0.0", "", ""))
+	MustSubmission(t, db, c, "ci-2", nil, devItem(purl.ItemFromPurl("pkg:npm/jest@29.0.0", "", "")))
+	if got := summary(c, "jest", "", 10); len(got.Hosts) != 2 || got.Hosts[0].Development || !got.Hosts[1].Development {
+		t.Errorf("SearchInventory(jest) hosts = %+v, want ci-1 deployed, ci-2 for development", got.Hosts)
 	}
 	// The inventory per ecosystem: distinct components and hosts.
 	ecos, err := db.InventoryEcosystems(ctx, a.ID)
