@@ -2,12 +2,15 @@ package sbom
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/osv"
+	"github.com/google/osv-scalibr/inventory"
 	"github.com/google/osv-scalibr/purl"
 )
 
@@ -35,10 +38,60 @@ const composerInstalledPath = "vendor/composer/installed.json"
 // composerPackage is what Sentinel reads of a package in composer.lock or
 // installed.json.
 type composerPackage struct {
-	Name    string            `json:"name"`
-	Version string            `json:"version"`
-	License json.RawMessage   `json:"license"`
-	Require map[string]string `json:"require"`
+	Name    string
+	Version string
+	License json.RawMessage
+	Require map[string]string
+	// Reference is dist.reference: a commit, or a tag.
+	Reference string
+}
+
+// UnmarshalJSON reads a package as leniently as Composer writes them: a
+// version Composer took from a plugin repository's SVN tag is a number
+// ("version": 20180828, as wpackagist writes WordPress plugins), and one
+// entry of another shape (an edited lockfile) leaves that package
+// without a name, to be skipped, rather than the whole file unread.
+func (p *composerPackage) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name    json.RawMessage `json:"name"`
+		Version json.RawMessage `json:"version"`
+		License json.RawMessage `json:"license"`
+		Require json.RawMessage `json:"require"`
+		Dist    json.RawMessage `json:"dist"`
+	}
+	*p = composerPackage{}
+	if json.Unmarshal(b, &raw) != nil {
+		return nil // not an object
+	}
+	p.Name, p.Version, p.License = looseString(raw.Name), looseString(raw.Version), raw.License
+	var require map[string]json.RawMessage
+	if json.Unmarshal(raw.Require, &require) == nil {
+		p.Require = make(map[string]string, len(require))
+		for name, c := range require {
+			p.Require[name] = looseString(c)
+		}
+	}
+	var dist struct {
+		Reference json.RawMessage `json:"reference"`
+	}
+	if json.Unmarshal(raw.Dist, &dist) == nil {
+		p.Reference = looseString(dist.Reference)
+	}
+	return nil
+}
+
+// looseString is a JSON string's value, or a number's text; "" for
+// anything else.
+func looseString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
 }
 
 // decodeComposerInstalled reads either layout of installed.json.
@@ -123,4 +176,47 @@ func composerPackagesGraph(pkgs []composerPackage, lk *lockIndex) {
 			}
 		}
 	}
+}
+
+// composerLock is scalibr's composer.lock extractor, and where it cannot
+// read a file (a version that is a number, a package entry of another
+// shape), Sentinel's lenient reading of it: every well-formed package, as
+// scalibr would list it, those of packages-dev marked for development.
+type composerLock struct {
+	filesystem.Extractor
+}
+
+// Extract implements filesystem.Extractor.
+func (e composerLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if err == nil {
+		return inv, nil
+	}
+	var lock struct {
+		Packages    []composerPackage `json:"packages"`
+		PackagesDev []composerPackage `json:"packages-dev"`
+	}
+	if json.Unmarshal(trimBOM(b), &lock) != nil {
+		return inv, err
+	}
+	var out []*extractor.Package
+	for k, pkgs := range [][]composerPackage{lock.Packages, lock.PackagesDev} {
+		groups := []string{}
+		if k == 1 {
+			groups = []string{"dev"}
+		}
+		for _, p := range pkgs {
+			if p.Name == "" || p.Version == "" {
+				continue
+			}
+			commit := p.Reference
+			if strings.Contains(commit, ".") { // a tag, not a commit
+				commit = ""
+			}
+			out = append(out, &extractor.Package{Name: p.Name, Version: p.Version, PURLType: purl.TypeComposer,
+				Location: extractor.LocationFromPath(in.Path), SourceCode: &extractor.SourceCodeIdentifier{Commit: commit},
+				Metadata: &osv.DepGroupMetadata{DepGroupVals: groups}})
+		}
+	}
+	return inventory.Inventory{Packages: out}, nil
 }

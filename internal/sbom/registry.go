@@ -91,12 +91,12 @@ var registry = []struct {
 	{wheelegg.Name, Languages, wrap[pythonInstalled](wheelegg.New)},                       // site-packages/*.dist-info/METADATA, *.egg-info/PKG-INFO: installed distributions (pyinstalled.go)
 	{uvlock.Name, Languages, uvlock.New},                                                  // uv.lock
 	{gomod.Name, Languages, gomod.New},                                                    // go.mod (+ go.sum for go < 1.17)
-	{pomxml.Name, Languages, newPOMXML},                                                   // pom.xml, offline: parents in the tree (pomparent.go), no BOM import resolution
+	{pomxml.Name, Languages, newPOMXML},                                                   // pom.xml, offline: parents (pomparent.go) and imported BOMs (pomimport.go) from the tree or the local repository
 	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
 	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
 	{gemspec.Name, Languages, wrap[rubyInstalled](gemspec.New)},                           // <gem home>/specifications/*.gemspec: installed gems, Ruby's default gems too (rubyinstalled.go)
 	{gemfilelock.Name, Languages, gemfilelock.New},                                        // Gemfile.lock, gems.locked
-	{composerlock.Name, Languages, composerlock.New},                                      // composer.lock
+	{composerlock.Name, Languages, wrap[composerLock](composerlock.New)},                  // composer.lock, and (composerinstalled.go) one scalibr cannot read
 	{composerInstalled.name, Languages, composerInstalled.factory()},                      // vendor/composer/installed.json without composer.lock: Sentinel's reader (composerinstalled.go)
 	{packageslockjson.Name, Languages, packageslockjson.New},                              // NuGet packages.lock.json
 	{pubspec.Name, Languages, wrap[pubspecLock](pubspec.New)},                             // pubspec.lock
