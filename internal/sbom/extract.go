@@ -610,8 +610,13 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		}
 		return out
 	}
+	// A byte order mark, as Windows editors and Visual Studio write it,
+	// stops most parsers at the first byte (go.mod, package-lock.json,
+	// Pipfile.lock, packages.lock.json, a .csproj): no format gives it a
+	// meaning.
+	data = trimBOM(data)
 	if j.project {
-		if pr, ok := readProject(fsys, j.path, trimBOM(data)); ok {
+		if pr, ok := readProject(fsys, j.path, data); ok {
 			out.projects = append(out.projects, pr)
 		}
 	}
