@@ -613,8 +613,9 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 	// A byte order mark, as Windows editors and Visual Studio write it,
 	// stops most parsers at the first byte (go.mod, package-lock.json,
 	// Pipfile.lock, packages.lock.json, a .csproj): no format gives it a
-	// meaning.
-	data = trimBOM(data)
+	// meaning. A file in UTF-16 (PowerShell's redirection) is read as
+	// UTF-8.
+	data = plainText(data)
 	if j.project {
 		if pr, ok := readProject(fsys, j.path, data); ok {
 			out.projects = append(out.projects, pr)

@@ -418,7 +418,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		if err != nil {
 			return nil
 		}
-		return b
+		return plainText(b)
 	}
 	lk.glob = func(pattern string) []string {
 		if fsys == nil {

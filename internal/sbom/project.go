@@ -3,6 +3,7 @@ package sbom
 import (
 	"bytes"
 	"encoding/json"
+	"golang.org/x/text/encoding/unicode"
 	"io/fs"
 	"path"
 	"regexp"
@@ -501,3 +502,27 @@ func goProject(p string, data []byte) (project, bool) {
 // trimBOM drops a UTF-8 byte order mark, which some editors write at the
 // start of JSON manifests.
 func trimBOM(b []byte) []byte { return bytes.TrimPrefix(b, []byte("\ufeff")) }
+
+// plainText is a text file's content as UTF-8 without a byte order mark.
+// A file saved as UTF-16 with its mark is converted: Windows PowerShell
+// 5 writes UTF-16 for ">" and Out-File, so `pip freeze > requirements.txt`
+// or `syft ... > sbom.json` there gives such a file. The formats read here
+// are text, and no binary one (bun.lockb, an executable, an archive)
+// begins with either mark.
+func plainText(b []byte) []byte {
+	if len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff) {
+		if u, err := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder().Bytes(b); err == nil {
+			return utf8Declared(trimBOM(u))
+		}
+	}
+	return trimBOM(b)
+}
+
+// xmlUTF16 is the encoding an XML declaration gives a UTF-16 file.
+var xmlUTF16 = regexp.MustCompile(`^(<\?xml[^>]*encoding\s*=\s*["'])(?i:utf-16(?:le|be)?)(["'])`)
+
+// utf8Declared makes the XML declaration of a file converted from UTF-16
+// say what its bytes now are.
+func utf8Declared(b []byte) []byte {
+	return xmlUTF16.ReplaceAll(b, []byte("${1}UTF-8${2}"))
+}

@@ -43,6 +43,7 @@ import (
 // SPDX 3 JSON-LD) SBOM. The error wraps
 // ErrUnsupportedSBOM when the document is neither.
 func ReadSBOM(data []byte) (*Result, error) {
+	data = plainText(data)
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	switch {
 	case isSPDXJSON(trimmed):
