@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -565,7 +564,7 @@ func yarnGitParts(res string) (repo, commit string, ok bool) {
 			return r, ref, true
 		}
 	case strings.HasPrefix(res, "git+") || strings.HasPrefix(res, "git://") || strings.HasPrefix(res, "git@") ||
-		((strings.HasPrefix(res, "https://") || strings.HasPrefix(res, "ssh://")) && commitFragment.MatchString(res) && !registryTarball(res)) ||
+		((strings.HasPrefix(res, "https://") || strings.HasPrefix(res, "ssh://")) && commitFragment(res) && !registryTarball(res)) ||
 		(strings.HasPrefix(res, "https://") && strings.Contains(res, ".git#")):
 		repo, frag, _ := strings.Cut(res, "#")
 		commit := frag
@@ -582,8 +581,12 @@ func yarnGitParts(res string) (repo, commit string, ok bool) {
 	return "", "", false
 }
 
-// commitFragment is a git commit as a URL's fragment.
-var commitFragment = regexp.MustCompile(`#[0-9a-f]{7,40}$`)
+// commitFragment reports whether a URL's fragment is a git commit (every
+// yarn v1 resolution has a fragment: a registry tarball's is its SHA-1).
+func commitFragment(u string) bool {
+	i := strings.LastIndexByte(u, '#')
+	return i >= 0 && isCommit(u[i+1:])
+}
 
 // registryTarball reports whether a resolved address is a registry's
 // tarball ("https://registry.yarnpkg.com/d3/-/d3-7.9.0.tgz#<sha1>"), whose
