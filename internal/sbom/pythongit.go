@@ -29,11 +29,33 @@ type requirementsTxt struct {
 	filesystem.Extractor
 }
 
+// FileRequired implements filesystem.Extractor: scalibr's requirements
+// files (a ".txt" whose name says "requirements"), and the ".txt" files of
+// a directory named requirements, where many projects keep one file per
+// environment (requirements/base.txt, requirements/production.txt, as
+// cookiecutter-django lays them out).
+func (e requirementsTxt) FileRequired(api filesystem.FileAPI) bool {
+	return e.Extractor.FileRequired(api) || inRequirementsDir(api.Path())
+}
+
+func inRequirementsDir(p string) bool {
+	return path.Ext(p) == ".txt" && strings.EqualFold(path.Base(path.Dir(p)), "requirements")
+}
+
+// requirementLine matches a line of a requirements file that only such a
+// file has: a pinned or bounded requirement, or one of pip's options.
+var requirementLine = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?|>=|<=|~=|!=|>|<)\s*[0-9A-Za-z*]|-[rce]\s|--(?:requirement|constraint|editable|index-url|extra-index-url|hash)\b)`)
+
 // Extract implements filesystem.Extractor.
 func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
 	inv, b, err := extractKeeping(ctx, e.Extractor, in)
 	if b == nil {
 		return inv, err
+	}
+	// A text file of a requirements directory that is not one (a README,
+	// a list of prose requirements) gives nothing.
+	if base := path.Base(in.Path); inRequirementsDir(in.Path) && !strings.Contains(base, "requirements") && !requirementLine.Match(b) {
+		return inventory.Inventory{}, nil
 	}
 	have := map[string]bool{}
 	for _, p := range inv.Packages {
