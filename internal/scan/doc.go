@@ -45,7 +45,8 @@
 //     drupal/<module>. Also the dependency records a site serves by
 //     mistake (exposed.go): /composer.lock, Composer's
 //     /vendor/composer/installed.json, /package-lock.json, /yarn.lock,
-//     /pnpm-lock.yaml, /Gemfile.lock, /Pipfile.lock, /poetry.lock (and
+//     /pnpm-lock.yaml, /Gemfile.lock, /Pipfile.lock, /poetry.lock,
+//     /requirements.txt (one with a pinned line) (and
 //     the same in the homepage's folder, for an application installed in
 //     one), each asked for once and read with internal/sbom's readers;
 //     every package one lists is a detection at a file's confidence.

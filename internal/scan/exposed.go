@@ -48,6 +48,8 @@ var exposedFiles = []exposedFile{
 	{"/Gemfile.lock", regexp.MustCompile(`(?m)^GEM\r?\n\s+remote:`)},
 	{"/Pipfile.lock", regexp.MustCompile(`"_meta"\s*:`)},
 	{"/poetry.lock", regexp.MustCompile(`(?m)^\[\[package\]\]`)},
+	// pip's requirements: at least one pinned line ("django==3.2.12").
+	{"/requirements.txt", regexp.MustCompile(`(?m)^[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]\n]*\])?[ \t]*===?[ \t]*[0-9]`)},
 }
 
 // probeExposed asks for each exposed file, at the site's root and, for a

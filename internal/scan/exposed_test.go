@@ -24,6 +24,7 @@ func TestScan_ExposedRecords(t *testing.T) {
 		"/package-lock.json":              "testdata/exposed/package-lock.json",
 		"/Gemfile.lock":                   "testdata/exposed/Gemfile.lock",
 		"/vendor/composer/installed.json": "../sbom/testdata/lock-variants/composer-installed-v2/vendor/composer/installed.json",
+		"/requirements.txt":               "../sbom/testdata/requirements-dir/requirements/pip_compile_hashes.txt",
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -122,6 +123,15 @@ func TestScan_ExposedRecords(t *testing.T) {
 				}
 			}
 		}
+	}
+	reqs, err := os.ReadFile(files["/requirements.txt"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := regexp.MustCompile(`(?m)^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;\\]+)`)
+	for _, m := range pinned.FindAllStringSubmatch(string(reqs), -1) {
+		name := strings.NewReplacer("_", "-", ".", "-").Replace(strings.ToLower(m[1]))
+		add("pkg:pypi/"+name+"@"+m[2], "/requirements.txt")
 	}
 	if len(want) < 120 {
 		t.Fatalf("the files list %d packages", len(want))
