@@ -139,7 +139,9 @@ func exposedObservations(ctx context.Context, found fstest.MapFS, urls map[strin
 			break
 		}
 		key := purlKey(comp.Purl)
-		if key == "" || comp.Version == "" {
+		// A bound ("flask>=2.0" in a requirements.txt) names no version
+		// the site runs.
+		if key == "" || comp.Version == "" || comp.Properties[sbom.PropVersionConstraint] != "" {
 			continue
 		}
 		for _, loc := range comp.Locations {

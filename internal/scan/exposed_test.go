@@ -24,7 +24,7 @@ func TestScan_ExposedRecords(t *testing.T) {
 		"/package-lock.json":              "testdata/exposed/package-lock.json",
 		"/Gemfile.lock":                   "testdata/exposed/Gemfile.lock",
 		"/vendor/composer/installed.json": "../sbom/testdata/lock-variants/composer-installed-v2/vendor/composer/installed.json",
-		"/requirements.txt":               "../sbom/testdata/requirements-dir/requirements/pip_compile_hashes.txt",
+		"/requirements.txt":               "testdata/exposed/requirements.txt",
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
