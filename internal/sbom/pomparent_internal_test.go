@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -152,6 +153,27 @@ func FuzzImportBOMs(f *testing.F) {
 			}
 			if !slices.ContainsFunc(slices.Collect(maps.Values(fsys)), func(f *fstest.MapFile) bool { return bytes.Contains(f.Data, []byte(p.Version)) }) {
 				t.Fatalf("%s@%s: a version in no file", p.Name, p.Version)
+			}
+		}
+	})
+}
+
+// FuzzGradleBuild: any script reads without a panic, and no version it
+// gives still names a property.
+func FuzzGradleBuild(f *testing.F) {
+	f.Add([]byte("ext.v = '1.0'\ndependencies {\n implementation \"g:a:$v\"\n constraints { api 'g:b:2' }\n}\n"))
+	f.Add([]byte("dependencies { testImplementation(group = \"g\", name = \"a\", version = \"${x.y}\") }"))
+	fsys := fstest.MapFS{"gradle.properties": &fstest.MapFile{Data: []byte("x.y=3\nv: 4")}}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m := fstest.MapFS{"app/build.gradle": &fstest.MapFile{Data: data}}
+		maps.Copy(m, fsys)
+		pkgs, err := readGradleBuild(&filesystem.ScanInput{FS: m, Path: "app/build.gradle"}, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			if strings.Contains(p.Version, "$") || p.Name == ":" {
+				t.Fatalf("%q@%q", p.Name, p.Version)
 			}
 		}
 	})

@@ -68,6 +68,7 @@ func TestRegistry(t *testing.T) {
 		"dotnet/depsjson":                    {"bin/Release/net8.0/App.deps.json", "publish/My.App.deps.json"},
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
+		"java/gradlebuild":                   {"build.gradle", "app/build.gradle.kts"},
 		"cpp/conanlock":                      {"conan.lock"},
 		"r/renvlock":                         {"renv.lock"},
 		"haskell/stacklock":                  {"stack.yaml.lock"},

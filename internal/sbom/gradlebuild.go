@@ -1,0 +1,306 @@
+package sbom
+
+import (
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/javalockfile"
+	"github.com/google/osv-scalibr/purl"
+)
+
+// Gradle build scripts.
+//
+// Most Gradle projects have neither lockfiles nor a version catalog: what
+// they depend on is written in build.gradle (Groovy) or build.gradle.kts
+// (Kotlin), each dependency as "group:artifact:version" or as a map of
+// group, name and version, its version often a property (ext, extra,
+// val, gradle.properties). The scripts are programs, not data; this reader
+// takes what they state literally, as Dependabot reads them: the declared
+// dependencies of each configuration, at the version written or the
+// property it names, looked up in the script, the build scripts of the
+// directories above it and the gradle.properties beside or above it. A
+// version it cannot resolve (a property computed at run time, a dynamic
+// "1.+", a range) is left out, and the dependency listed without one;
+// transitive dependencies, which only a resolution of the build knows,
+// are not listed. A project that has Gradle lockfiles is read from them
+// instead. Test, annotation-processor and build-script (classpath)
+// configurations mark their dependencies as needed for development only.
+
+var gradleBuild = ownExtractor{name: "java/gradlebuild", required: isGradleBuild, read: readGradleBuild}
+
+func isGradleBuild(p string) bool {
+	b := path.Base(p)
+	return b == "build.gradle" || b == "build.gradle.kts"
+}
+
+// gradleLockfiles are the lockfiles that, at a project's root or in its
+// module, hold what it resolved.
+var gradleLockfiles = []string{"gradle.lockfile", "settings-gradle.lockfile", "buildscript-gradle.lockfile"}
+
+func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	dir := path.Dir(in.Path)
+	props := map[string]string{}
+	if in.FS != nil {
+		if gradleLocked(in.FS, dir) {
+			return nil, nil // the lockfiles are read instead
+		}
+		// The nearest definition wins: the script's own, then those of
+		// the directories above, each with its gradle.properties.
+		for d := path.Dir(dir); ; d = path.Dir(d) {
+			if d == dir {
+				break
+			}
+			for _, name := range []string{"build.gradle", "build.gradle.kts"} {
+				if data, err := fs.ReadFile(in.FS, path.Join(d, name)); err == nil && len(data) <= maxGradleScript {
+					mergeMissing(props, gradleProperties(stripGradleComments(plainText(data))))
+				}
+			}
+			if d == "." || d == "/" {
+				break
+			}
+		}
+		for d := dir; ; d = path.Dir(d) {
+			if data, err := fs.ReadFile(in.FS, path.Join(d, "gradle.properties")); err == nil && len(data) <= maxGradleScript {
+				mergeMissing(props, javaProperties(plainText(data)))
+			}
+			if d == "." || d == "/" {
+				break
+			}
+		}
+	}
+	script := stripGradleComments(b)
+	own := gradleProperties(script)
+	mergeMissing(own, props)
+	var out []*extractor.Package
+	for _, d := range gradleDependencies(withoutBlocks(script, "constraints")) {
+		version := resolveGradleVersion(d.version, own)
+		groups := []string{}
+		if d.development {
+			groups = []string{"dev"}
+		}
+		out = append(out, &extractor.Package{Name: d.group + ":" + d.artifact, Version: version, PURLType: purl.TypeMaven,
+			Metadata: &javalockfile.Metadata{GroupID: d.group, ArtifactID: d.artifact, DepGroupVals: groups},
+			Location: extractor.LocationFromPath(in.Path)})
+	}
+	return out, nil
+}
+
+// maxGradleScript bounds a build script or properties file read for
+// properties (the largest real ones are tens of kilobytes).
+const maxGradleScript = 1 << 20
+
+// gradleLocked reports whether the module at dir, or the build it belongs
+// to (the directories above, up to the one with settings.gradle), has
+// Gradle lockfiles.
+func gradleLocked(fsys fs.FS, dir string) bool {
+	for d := dir; ; d = path.Dir(d) {
+		if anyFile(fsys, d, gradleLockfiles...) {
+			return true
+		}
+		if anyFile(fsys, d, "settings.gradle", "settings.gradle.kts") || d == "." || d == "/" {
+			return false
+		}
+	}
+}
+
+func mergeMissing(into, from map[string]string) {
+	for k, v := range from {
+		if _, ok := into[k]; !ok {
+			into[k] = v
+		}
+	}
+}
+
+var (
+	gradleBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	// A line comment: "//" not inside a URL ("https://").
+	gradleLineComment = regexp.MustCompile(`(?m)(^|[^:"'])//.*$`)
+)
+
+// stripGradleComments removes a script's comments, which often quote
+// dependencies that are not declared.
+func stripGradleComments(b []byte) []byte {
+	b = gradleBlockComment.ReplaceAll(b, nil)
+	return gradleLineComment.ReplaceAll(b, []byte("$1"))
+}
+
+// withoutBlocks removes each block "name { ... }" of a script: a
+// dependencies { constraints { ... } } block constrains versions, it
+// declares no dependency.
+func withoutBlocks(b []byte, name string) []byte {
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\{`)
+	for {
+		loc := re.FindIndex(b)
+		if loc == nil {
+			return b
+		}
+		depth, end := 0, len(b)
+		for i := loc[1] - 1; i < len(b); i++ {
+			if b[i] == '{' {
+				depth++
+			} else if b[i] == '}' {
+				depth--
+				if depth == 0 {
+					end = i + 1
+					break
+				}
+			}
+		}
+		b = append(b[:loc[0]:loc[0]], b[end:]...)
+	}
+}
+
+var (
+	// name = 'value', ext.name = "value", def/val/var name = "value",
+	// project.ext.name = ..., rootProject.ext.name = ...
+	gradleAssign = regexp.MustCompile(`(?m)^[ \t]*(?:(?:project\.|rootProject\.)?ext\.|(?:const[ \t]+)?(?:def|val|var)[ \t]+)?([A-Za-z_][\w.]*)[ \t]*(?::[ \t]*String[ \t]*)?(?:=|by[ \t]+extra\()[ \t]*["']([^"'$\n]+)["']`)
+	// extra["name"] = "value", ext["name"] = 'value'
+	gradleExtraIndex = regexp.MustCompile(`\b(?:extra|ext)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'$\n]+)["']`)
+	// set("name", "value"), extra.set("name", "value")
+	gradleSet = regexp.MustCompile(`\bset\(\s*["']([\w.-]+)["']\s*,\s*["']([^"'$\n]+)["']\s*\)`)
+	// name: 'value' inside a map of versions (ext.versions = [spring: '5.0']).
+	gradleMapEntry = regexp.MustCompile(`(?:\[|,)\s*['"]?([A-Za-z_][\w-]*)['"]?\s*:\s*["']([^"'$\n]+)["']`)
+)
+
+// gradleProperties are the properties a script sets to a literal value,
+// each by its name and by its last dotted part (versions.spring, spring).
+func gradleProperties(script []byte) map[string]string {
+	props := map[string]string{}
+	set := func(k, v string) {
+		props[k] = v
+		if i := strings.LastIndexByte(k, '.'); i >= 0 {
+			if _, ok := props[k[i+1:]]; !ok {
+				props[k[i+1:]] = v
+			}
+		}
+	}
+	for _, re := range []*regexp.Regexp{gradleAssign, gradleExtraIndex, gradleSet} {
+		for _, m := range re.FindAllSubmatch(script, -1) {
+			set(string(m[1]), strings.TrimSpace(string(m[2])))
+		}
+	}
+	for _, m := range gradleMapEntry.FindAllSubmatch(script, -1) {
+		switch k := string(m[1]); k {
+		case "group", "name", "version", "module", "classifier", "ext", "path", "configuration", "dir", "include", "exclude":
+		default:
+			if _, ok := props[k]; !ok {
+				props[k] = strings.TrimSpace(string(m[2]))
+			}
+		}
+	}
+	return props
+}
+
+// javaProperties reads a gradle.properties file: key=value or key: value.
+func javaProperties(b []byte) map[string]string {
+	props := map[string]string{}
+	for line := range strings.Lines(string(b)) {
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == '!' {
+			continue
+		}
+		i := strings.IndexAny(line, "=:")
+		if i <= 0 {
+			continue
+		}
+		props[strings.TrimSpace(line[:i])] = strings.TrimSpace(line[i+1:])
+	}
+	return props
+}
+
+// gradleDep is one dependency a script declares.
+type gradleDep struct {
+	group, artifact, version string
+	development              bool
+}
+
+var (
+	// configuration "group:artifact[:version[:classifier]][@ext]", with
+	// or without parentheses; platform(...) BOMs are not dependencies.
+	gradleStringDep = regexp.MustCompile(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(?[ \t]*(platform\(|enforcedPlatform\()?[ \t]*["']([^"'\s:$@]+):([^"'\s:$@]+)(?::([^"'\s:@]+))?(?::[^"'\s:@]+)?(?:@\w+)?["']`)
+	// configuration group: 'g', name: 'a', version: 'v' (Groovy), or
+	// configuration(group = "g", name = "a", version = "v") (Kotlin).
+	gradleMapDep = regexp.MustCompile(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(*[ \t]*group[ \t]*[:=][ \t]*["']([^"']+)["'][ \t]*,[ \t]*name[ \t]*[:=][ \t]*["']([^"']+)["'](?:[ \t]*,[ \t]*version[ \t]*[:=][ \t]*["']([^"']+)["'])?`)
+)
+
+// gradleDependencies lists the dependencies of a script (comments and
+// constraints removed), in order, each once.
+func gradleDependencies(script []byte) []gradleDep {
+	var out []gradleDep
+	seen := map[gradleDep]bool{}
+	add := func(conf, g, a, v string) {
+		dev, ok := gradleConfiguration(conf)
+		if !ok || strings.Contains(g, "$") || strings.Contains(a, "$") {
+			return
+		}
+		d := gradleDep{group: g, artifact: a, version: v, development: dev}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, m := range gradleStringDep.FindAllSubmatch(script, -1) {
+		if len(m[2]) > 0 {
+			continue // a platform: a BOM, not a dependency
+		}
+		add(string(m[1]), string(m[3]), string(m[4]), string(m[5]))
+	}
+	for _, m := range gradleMapDep.FindAllSubmatch(script, -1) {
+		add(string(m[1]), string(m[2]), string(m[3]), string(m[4]))
+	}
+	return out
+}
+
+// gradleConfiguration reports whether conf is a configuration that
+// declares dependencies, and whether it is one only development uses
+// (tests, annotation processors, the build script's own classpath, lint
+// and static-analysis plugins).
+func gradleConfiguration(conf string) (development, ok bool) {
+	lc := strings.ToLower(conf)
+	known := slices.ContainsFunc([]string{"implementation", "api", "compile", "compileonly", "runtime", "runtimeonly",
+		"classpath", "annotationprocessor", "providedcompile", "providedruntime", "androidtestutil", "lintchecks", "detektplugins"},
+		func(s string) bool { return strings.HasSuffix(lc, s) }) || strings.HasPrefix(lc, "kapt") || strings.HasPrefix(lc, "ksp")
+	if !known {
+		return false, false
+	}
+	dev := strings.Contains(lc, "test") || strings.HasPrefix(lc, "kapt") || strings.HasPrefix(lc, "ksp") ||
+		lc == "classpath" || lc == "annotationprocessor" || lc == "lintchecks" || lc == "detektplugins"
+	return dev, true
+}
+
+var gradleRef = regexp.MustCompile(`\$\{([^}]+)\}|\$([A-Za-z_][\w.]*)`)
+
+// resolveGradleVersion is a declared version with the properties it names
+// filled in: "" when one is not known, or when the version is dynamic
+// ("1.+", "latest.release") or a range, which only a resolution decides.
+func resolveGradleVersion(v string, props map[string]string) string {
+	if v == "" {
+		return ""
+	}
+	unknown := false
+	v = gradleRef.ReplaceAllStringFunc(v, func(ref string) string {
+		m := gradleRef.FindStringSubmatch(ref)
+		name := strings.TrimSpace(m[1] + m[2])
+		name = strings.TrimSuffix(strings.TrimSuffix(name, ".get()"), ".toString()")
+		if val, ok := props[name]; ok {
+			return val
+		}
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			if val, ok := props[name[i+1:]]; ok {
+				return val
+			}
+		}
+		unknown = true
+		return ref
+	})
+	v = strings.TrimSuffix(v, "!!") // Kotlin DSL's strict version
+	if unknown || strings.ContainsAny(v, "+[]()$,") || strings.HasPrefix(v, "latest.") {
+		return ""
+	}
+	return v
+}

@@ -1,0 +1,74 @@
+package sbom_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestGradleBuildScripts: the dependencies a build.gradle or
+// build.gradle.kts declares, at the versions it writes or the properties
+// it names (its own, its parent build's, gradle.properties), test and
+// annotation-processor and build-script configurations for development
+// only; not what comments, constraints { } blocks or platform() BOMs
+// name; none where the project has Gradle lockfiles, which are read
+// instead. The scripts are Dependabot's fixtures, taken from real
+// projects; each expected list in testdata/gradle-build/want was checked
+// by reading its script (SENTINEL_UPDATE_GOLDEN=1 rewrites them).
+func TestGradleBuildScripts(t *testing.T) {
+	root := filepath.Join("testdata", "gradle-build")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == "want" {
+			continue
+		}
+		t.Run(d.Name(), func(t *testing.T) {
+			got := marked(mustExtract(t, filepath.Join(root, d.Name())))
+			golden := filepath.Join(root, "want", d.Name()+".txt")
+			if os.Getenv("SENTINEL_UPDATE_GOLDEN") != "" {
+				if err := os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			b, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := slices.DeleteFunc(strings.Split(string(b), "\n"), func(s string) bool { return s == "" })
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestGradleInheritedProperty: a module's script takes a property its
+// root build sets; the module alone does not know the version.
+func TestGradleInheritedProperty(t *testing.T) {
+	const stdlib = "pkg:maven/org.jetbrains.kotlin/kotlin-stdlib-jre8"
+	tree := filepath.Join("testdata", "gradle-build", "inherited")
+	alone := marked(mustExtract(t, filepath.Join(tree, "app")))
+	if !slices.Contains(alone, stdlib) {
+		t.Errorf("the module alone: %v, want %s without a version", alone, stdlib)
+	}
+	b, err := os.ReadFile(filepath.Join(tree, "build.gradle"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The root's own declaration removed, the version can only come to
+	// the module's from the root's ext.kotlin_version.
+	dir := t.TempDir()
+	root := strings.Replace(string(b), `compile "org.jetbrains.kotlin:kotlin-stdlib-jre8:$kotlin_version"`, "", 1)
+	writeFile(t, filepath.Join(dir, "build.gradle"), root)
+	copyFile(t, filepath.Join(tree, "app", "build.gradle"), filepath.Join(dir, "app", "build.gradle"))
+	if got := marked(mustExtract(t, dir)); !slices.Contains(got, stdlib+"@1.1.4-3") {
+		t.Errorf("with the root: %v, want %s@1.1.4-3", got, stdlib)
+	}
+}
