@@ -77,10 +77,13 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 	own := gradleProperties(script)
 	mergeMissing(own, props)
 	var out []*extractor.Package
+	// buildSrc holds the build's own logic: what it depends on builds the
+	// project and does not ship with it.
+	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
 	for _, d := range gradleDependencies(withoutBlocks(script, "constraints")) {
 		version := resolveGradleVersion(d.version, own)
 		groups := []string{}
-		if d.development {
+		if d.development || buildLogic {
 			groups = []string{"dev"}
 		}
 		out = append(out, &extractor.Package{Name: d.group + ":" + d.artifact, Version: version, PURLType: purl.TypeMaven,
