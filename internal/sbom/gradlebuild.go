@@ -2,6 +2,7 @@ package sbom
 
 import (
 	"io/fs"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -22,8 +23,11 @@ import (
 // val, gradle.properties). The scripts are programs, not data; this reader
 // takes what they state literally, as Dependabot reads them: the declared
 // dependencies of each configuration, at the version written or the
-// property it names, looked up in the script, the build scripts of the
-// directories above it and the gradle.properties beside or above it. A
+// property it names, looked up in the script, the scripts it applies
+// ("apply from: 'gradle/dependencies.gradle'"), the build scripts of the
+// directories above it and the gradle.properties beside or above it; and
+// the libraries it names from such a script (compile libraries.junit,
+// where libraries.junit = 'junit:junit:4.12'). A
 // version it cannot resolve (a property computed at run time, a dynamic
 // "1.+", a range) is left out, and the dependency listed without one;
 // transitive dependencies, which only a resolution of the build knows,
@@ -44,20 +48,26 @@ var gradleLockfiles = []string{"gradle.lockfile", "settings-gradle.lockfile", "b
 
 func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	dir := path.Dir(in.Path)
-	props := map[string]string{}
+	script := stripGradleComments(b)
+	own := gradleScope{props: gradleProperties(script), libs: gradleLibraries(script)}
 	if in.FS != nil {
 		if gradleLocked(in.FS, dir) {
 			return nil, nil // the lockfiles are read instead
 		}
-		// The nearest definition wins: the script's own, then those of
-		// the directories above, each with its gradle.properties.
-		for d := path.Dir(dir); ; d = path.Dir(d) {
-			if d == dir {
-				break
-			}
+		// The nearest definition wins: the script's own and those of the
+		// scripts it applies, then those of the directories above (and
+		// what they apply), then gradle.properties beside and above.
+		root := gradleRoot(in.FS, dir)
+		seen := map[string]bool{in.Path: true}
+		own.apply(in.FS, dir, root, script, seen, 0)
+		for d := path.Dir(dir); d != dir; d = path.Dir(d) {
 			for _, name := range []string{"build.gradle", "build.gradle.kts"} {
-				if data, err := fs.ReadFile(in.FS, path.Join(d, name)); err == nil && len(data) <= maxGradleScript {
-					mergeMissing(props, gradleProperties(stripGradleComments(plainText(data))))
+				p := path.Join(d, name)
+				if data, ok := readGradleFile(in.FS, p); ok && !seen[p] {
+					seen[p] = true
+					up := stripGradleComments(data)
+					own.merge(gradleScope{props: gradleProperties(up), libs: gradleLibraries(up)})
+					own.apply(in.FS, d, root, up, seen, 0)
 				}
 			}
 			if d == "." || d == "/" {
@@ -65,23 +75,20 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 			}
 		}
 		for d := dir; ; d = path.Dir(d) {
-			if data, err := fs.ReadFile(in.FS, path.Join(d, "gradle.properties")); err == nil && len(data) <= maxGradleScript {
-				mergeMissing(props, javaProperties(plainText(data)))
+			if data, ok := readGradleFile(in.FS, path.Join(d, "gradle.properties")); ok {
+				mergeMissing(own.props, javaProperties(data))
 			}
 			if d == "." || d == "/" {
 				break
 			}
 		}
 	}
-	script := stripGradleComments(b)
-	own := gradleProperties(script)
-	mergeMissing(own, props)
 	var out []*extractor.Package
 	// buildSrc holds the build's own logic: what it depends on builds the
 	// project and does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
-	for _, d := range gradleDependencies(withoutBlocks(script, "constraints")) {
-		version := resolveGradleVersion(d.version, own)
+	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
+		version := resolveGradleVersion(d.version, own.props)
 		groups := []string{}
 		if d.development || buildLogic {
 			groups = []string{"dev"}
@@ -96,6 +103,117 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 // maxGradleScript bounds a build script or properties file read for
 // properties (the largest real ones are tens of kilobytes).
 const maxGradleScript = 1 << 20
+
+// maxGradleApply bounds how deep "apply from" is followed.
+const maxGradleApply = 4
+
+func readGradleFile(fsys fs.FS, p string) ([]byte, bool) {
+	info, err := fs.Stat(fsys, p)
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxGradleScript {
+		return nil, false
+	}
+	data, err := fs.ReadFile(fsys, p)
+	return plainText(data), err == nil
+}
+
+// gradleScope is what a script can name: properties, and libraries (a
+// name bound to a "group:artifact:version" string, as the
+// dependencies.gradle of many builds keeps them: libraries.junit =
+// 'junit:junit:4.12').
+type gradleScope struct {
+	props map[string]string
+	libs  map[string]string
+}
+
+// merge adds what other defines and s does not.
+func (s *gradleScope) merge(other gradleScope) {
+	mergeMissing(s.props, other.props)
+	mergeMissing(s.libs, other.libs)
+}
+
+var gradleApplyFrom = regexp.MustCompile(`\bapply\s*\(?\s*from\s*[:=]\s*(?:file\(\s*)?["']([^"']+\.gradle(?:\.kts)?)["']`)
+
+// apply merges the scripts that script (in dir) applies with "apply from",
+// and those they apply, into s. $rootDir and ${rootDir} are root.
+func (s *gradleScope) apply(fsys fs.FS, dir, root string, script []byte, seen map[string]bool, depth int) {
+	if depth >= maxGradleApply {
+		return
+	}
+	for _, m := range gradleApplyFrom.FindAllSubmatch(script, -1) {
+		ref, base := string(m[1]), dir
+		for _, prefix := range []string{"$rootDir/", "${rootDir}/", "$rootProject.projectDir/", "${rootProject.projectDir}/"} {
+			if r, ok := strings.CutPrefix(ref, prefix); ok {
+				ref, base = r, root
+			}
+		}
+		if strings.Contains(ref, "$") || strings.Contains(ref, "://") || path.IsAbs(ref) {
+			continue // computed, remote or outside the tree
+		}
+		p := path.Join(base, ref)
+		if seen[p] || !fs.ValidPath(p) {
+			continue
+		}
+		seen[p] = true
+		data, ok := readGradleFile(fsys, p)
+		if !ok {
+			continue
+		}
+		applied := stripGradleComments(data)
+		s.merge(gradleScope{props: gradleProperties(applied), libs: gradleLibraries(applied)})
+		s.apply(fsys, path.Dir(p), root, applied, seen, depth+1)
+	}
+}
+
+// gradleRoot is the root directory of the build dir belongs to: the
+// nearest directory above with settings.gradle, else the top of the scan.
+func gradleRoot(fsys fs.FS, dir string) string {
+	for d := dir; ; d = path.Dir(d) {
+		if anyFile(fsys, d, "settings.gradle", "settings.gradle.kts") || d == "." || d == "/" {
+			return d
+		}
+	}
+}
+
+// gradleLibrary binds a name to a coordinate string: libraries.junit =
+// 'junit:junit:4.12', val okhttp = "com.squareup.okhttp3:okhttp:$v", or a
+// map's junit: 'junit:junit:4.12'.
+var gradleLibrary = regexp.MustCompile(`(?m)(?:^|[\s\[,(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)["']?[ \t]*(?::[ \t]*String[ \t]*)?(?:=|:)[ \t]*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
+
+// gradleLibraries are the libraries a script names.
+func gradleLibraries(script []byte) map[string]string {
+	libs := map[string]string{}
+	for _, m := range gradleLibrary.FindAllSubmatch(script, -1) {
+		name := string(m[1])
+		name = strings.TrimPrefix(strings.TrimPrefix(name, "ext."), "project.ext.")
+		if _, ok := libs[name]; !ok {
+			libs[name] = string(m[2])
+		}
+	}
+	return libs
+}
+
+// lookupLibrary finds a reference (libraries.junit, deps.test.junit) among
+// libs: by its whole name, without its first part, or by its last.
+func lookupLibrary(libs map[string]string, ref string) (string, bool) {
+	for r := ref; ; {
+		if v, ok := libs[r]; ok {
+			return v, true
+		}
+		i := strings.IndexByte(r, '.')
+		if i < 0 {
+			break
+		}
+		r = r[i+1:]
+	}
+	if i := strings.LastIndexByte(ref, '.'); i >= 0 {
+		for _, name := range slices.Sorted(maps.Keys(libs)) {
+			if strings.HasSuffix(name, ref[i:]) || name == ref[i+1:] {
+				return libs[name], true
+			}
+		}
+	}
+	return "", false
+}
 
 // gradleLocked reports whether the module at dir, or the build it belongs
 // to (the directories above, up to the one with settings.gradle), has
@@ -231,9 +349,15 @@ var (
 	gradleMapDep = regexp.MustCompile(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(*[ \t]*group[ \t]*[:=][ \t]*["']([^"']+)["'][ \t]*,[ \t]*name[ \t]*[:=][ \t]*["']([^"']+)["'](?:[ \t]*,[ \t]*version[ \t]*[:=][ \t]*["']([^"']+)["'])?`)
 )
 
+// gradleLibraryRefs is a configuration given libraries by name:
+// "compile libraries.bytebuddy, libraries.bytebuddyagent",
+// "testImplementation(deps.junit)".
+var gradleLibraryRefs = regexp.MustCompile(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:[ \t]*,[ \t]*(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)*)[ \t]*\)?[ \t]*(?:\{|$)`)
+
 // gradleDependencies lists the dependencies of a script (comments and
-// constraints removed), in order, each once.
-func gradleDependencies(script []byte) []gradleDep {
+// constraints removed), in order, each once; libs are the libraries it
+// can name.
+func gradleDependencies(script []byte, libs map[string]string) []gradleDep {
 	var out []gradleDep
 	seen := map[gradleDep]bool{}
 	add := func(conf, g, a, v string) {
@@ -255,6 +379,20 @@ func gradleDependencies(script []byte) []gradleDep {
 	}
 	for _, m := range gradleMapDep.FindAllSubmatch(script, -1) {
 		add(string(m[1]), string(m[2]), string(m[3]), string(m[4]))
+	}
+	if len(libs) > 0 {
+		for _, m := range gradleLibraryRefs.FindAllSubmatch(script, -1) {
+			for ref := range strings.SplitSeq(string(m[2]), ",") {
+				coord, ok := lookupLibrary(libs, strings.TrimSpace(ref))
+				if !ok {
+					continue
+				}
+				parts := strings.Split(coord, ":")
+				if len(parts) >= 3 {
+					add(string(m[1]), parts[0], parts[1], parts[2])
+				}
+			}
+		}
 	}
 	return out
 }
