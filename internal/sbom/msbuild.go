@@ -22,7 +22,9 @@ import (
 // PackageVersion items. scalibr's readers of both take a Version attribute
 // literally, so "$(MSBuildVersion)" or "[1.0,2.0)" became a version: this
 // reader resolves the file's own properties and reads NuGet's version
-// forms. A project with packages.lock.json beside it is read from the
+// forms. MSBuild imports Directory.Build.props and Directory.Build.targets
+// into every project below them: a PackageReference there (an analyzer,
+// SourceLink, a package every project shares) is each project's too. A project with packages.lock.json beside it is read from the
 // lockfile, and a restored one from obj/project.assets.json
 // (dotnetbuild.go): both also have the transitive dependencies.
 
@@ -37,13 +39,13 @@ func msbuildFile(p string) bool {
 	case ".csproj", ".fsproj", ".vbproj":
 		return true
 	}
-	return b == "Directory.Packages.props"
+	return b == "Directory.Packages.props" || b == "Directory.Build.props" || b == "Directory.Build.targets"
 }
 
 // readMSBuildPackages reads the NuGet packages a project file or props
 // file names with a version NuGet restores.
 func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	if in.FS != nil && path.Base(in.Path) != "Directory.Packages.props" && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json", "obj/project.assets.json") {
+	if in.FS != nil && !strings.HasPrefix(path.Base(in.Path), "Directory.") && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json", "obj/project.assets.json") {
 		return nil, nil // the lockfile, or what restore resolved, is read instead
 	}
 	refs, err := readMSBuild(b)

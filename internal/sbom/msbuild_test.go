@@ -124,3 +124,37 @@ func TestMSBuildCentralVersions(t *testing.T) {
 		t.Errorf("components (-props file +read):\n%s", diff)
 	}
 }
+
+// TestMSBuildDirectoryBuildProps: MSBuild imports Directory.Build.props
+// into every project below it, so a package it references (an analyzer
+// for every project, a shared library) is read as well, its version
+// property resolved.
+func TestMSBuildDirectoryBuildProps(t *testing.T) {
+	dir := t.TempDir()
+	copyFile(t, "testdata/lockfiles/nuget-bitwarden-api/Api.csproj", filepath.Join(dir, "src", "Api", "Api.csproj"))
+	writeFile(t, filepath.Join(dir, "Directory.Build.props"), `<Project>
+  <PropertyGroup>
+    <SerilogVersion>2.10.0</SerilogVersion>
+  </PropertyGroup>
+  <ItemGroup>
+    <PackageReference Include="StyleCop.Analyzers" Version="1.1.118" PrivateAssets="all" />
+    <PackageReference Include="Serilog" Version="$(SerilogVersion)" />
+  </ItemGroup>
+</Project>
+`)
+	alone, err := sbom.Extract(context.Background(), filepath.Join(dir, "src"), sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := set(append(nugetNames(t, alone), "StyleCop.Analyzers@1.1.118", "Serilog@2.10.0"))
+	if len(want) < 5 {
+		t.Fatalf("the project alone gives %v", nugetNames(t, alone))
+	}
+	if diff := cmp.Diff(want, nugetNames(t, res)); diff != "" {
+		t.Errorf("(-project and props +read):\n%s", diff)
+	}
+}

@@ -62,7 +62,7 @@ func TestRegistry(t *testing.T) {
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
 		"dotnet/packagesconfig":              {"packages.config"},
-		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props"},
+		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props", "Directory.Build.props", "src/Directory.Build.targets"},
 		"dotnet/paketlock":                   {"paket.lock"},
 		"dotnet/projectassetsjson":           {"obj/project.assets.json", "src/App/obj/project.assets.json"},
 		"dotnet/depsjson":                    {"bin/Release/net8.0/App.deps.json", "publish/My.App.deps.json"},
