@@ -66,8 +66,8 @@ func TestGradleInheritedProperty(t *testing.T) {
 	// the module's from the root's ext.kotlin_version.
 	dir := t.TempDir()
 	root := strings.Replace(string(b), `compile "org.jetbrains.kotlin:kotlin-stdlib-jre8:$kotlin_version"`, "", 1)
-	writeFile(t, filepath.Join(dir, "build.gradle"), root)
-	copyFile(t, filepath.Join(tree, "app", "build.gradle"), filepath.Join(dir, "app", "build.gradle"))
+	mustWrite(t, filepath.Join(dir, "build.gradle"), []byte(root))
+	mustWrite(t, filepath.Join(dir, "app", "build.gradle"), mustRead(t, filepath.Join(tree, "app", "build.gradle")))
 	if got := marked(mustExtract(t, dir)); !slices.Contains(got, stdlib+"@1.1.4-3") {
 		t.Errorf("with the root: %v, want %s@1.1.4-3", got, stdlib)
 	}

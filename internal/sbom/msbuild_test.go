@@ -131,8 +131,8 @@ func TestMSBuildCentralVersions(t *testing.T) {
 // property resolved.
 func TestMSBuildDirectoryBuildProps(t *testing.T) {
 	dir := t.TempDir()
-	copyFile(t, "testdata/lockfiles/nuget-bitwarden-api/Api.csproj", filepath.Join(dir, "src", "Api", "Api.csproj"))
-	writeFile(t, filepath.Join(dir, "Directory.Build.props"), `<Project>
+	mustWrite(t, filepath.Join(dir, "src", "Api", "Api.csproj"), mustRead(t, "testdata/lockfiles/nuget-bitwarden-api/Api.csproj"))
+	mustWrite(t, filepath.Join(dir, "Directory.Build.props"), []byte(`<Project>
   <PropertyGroup>
     <SerilogVersion>2.10.0</SerilogVersion>
   </PropertyGroup>
@@ -141,7 +141,7 @@ func TestMSBuildDirectoryBuildProps(t *testing.T) {
     <PackageReference Include="Serilog" Version="$(SerilogVersion)" />
   </ItemGroup>
 </Project>
-`)
+`))
 	alone, err := sbom.Extract(context.Background(), filepath.Join(dir, "src"), sbom.Options{})
 	if err != nil {
 		t.Fatal(err)

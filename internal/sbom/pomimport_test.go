@@ -46,25 +46,6 @@ func extractWith(t *testing.T, dir, repo string) []string {
 	return marked(res)
 }
 
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, to, string(b))
-}
-
-func writeFile(t *testing.T, to, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(to, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestMavenImportedBOM: dependencies without a version take it from the
 // BOM their project (or its parent) imports, found in the Maven local
 // repository or in the tree, with the BOM's own parents merged (junit's
@@ -99,8 +80,8 @@ func TestMavenImportedBOM(t *testing.T) {
 	})
 	t.Run("a module of the tree", func(t *testing.T) {
 		tree := t.TempDir()
-		copyFile(t, filepath.Join(app, "pom.xml"), filepath.Join(tree, "orders", "pom.xml"))
-		copyFile(t, filepath.Join(repo, jacksonBOM), filepath.Join(tree, "bom", "pom.xml"))
+		mustWrite(t, filepath.Join(tree, "orders", "pom.xml"), mustRead(t, filepath.Join(app, "pom.xml")))
+		mustWrite(t, filepath.Join(tree, "bom", "pom.xml"), mustRead(t, filepath.Join(repo, jacksonBOM)))
 		// The BOM's parents are not in the tree: junit's version is not
 		// known, the BOM's own properties are.
 		got := extractWith(t, tree, "")
@@ -125,16 +106,16 @@ func TestMavenImportedBOM(t *testing.T) {
 		imports := service[start : end+len("</dependencyManagement>")]
 		service = strings.Replace(service, imports, `<parent><groupId>com.example.orders</groupId><artifactId>orders-parent</artifactId><version>1.4.0</version></parent>`, 1)
 		tree := t.TempDir()
-		writeFile(t, filepath.Join(tree, "service", "pom.xml"), service)
-		writeFile(t, filepath.Join(tree, "platform", "pom.xml"), `<project><modelVersion>4.0.0</modelVersion>
+		mustWrite(t, filepath.Join(tree, "service", "pom.xml"), []byte(service))
+		mustWrite(t, filepath.Join(tree, "platform", "pom.xml"), []byte(`<project><modelVersion>4.0.0</modelVersion>
 <groupId>com.example.orders</groupId><artifactId>orders-platform</artifactId><version>1.4.0</version><packaging>pom</packaging>
 <properties><jackson.version>`+jackson+`</jackson.version></properties>
-`+imports+`</project>`)
-		writeFile(t, filepath.Join(tree, "pom.xml"), `<project><modelVersion>4.0.0</modelVersion>
+`+imports+`</project>`))
+		mustWrite(t, filepath.Join(tree, "pom.xml"), []byte(`<project><modelVersion>4.0.0</modelVersion>
 <groupId>com.example.orders</groupId><artifactId>orders-parent</artifactId><version>1.4.0</version><packaging>pom</packaging>
 <dependencyManagement><dependencies><dependency><groupId>com.example.orders</groupId><artifactId>orders-platform</artifactId>
 <version>${project.version}</version><type>pom</type><scope>import</scope></dependency></dependencies></dependencyManagement>
-</project>`)
+</project>`))
 		if diff := cmp.Diff(resolved, extractWith(t, tree, repo)); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
@@ -148,15 +129,15 @@ func TestMavenImportedBOM(t *testing.T) {
 <dependency><groupId>g</groupId><artifactId>from-` + name + `</artifactId><version>2.` + name + `</version></dependency>
 </dependencies></dependencyManagement></project>`
 		}
-		writeFile(t, filepath.Join(tree, "a", "pom.xml"), bom("a", "b"))
-		writeFile(t, filepath.Join(tree, "b", "pom.xml"), bom("b", "a"))
-		writeFile(t, filepath.Join(tree, "app", "pom.xml"), `<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId>
+		mustWrite(t, filepath.Join(tree, "a", "pom.xml"), []byte(bom("a", "b")))
+		mustWrite(t, filepath.Join(tree, "b", "pom.xml"), []byte(bom("b", "a")))
+		mustWrite(t, filepath.Join(tree, "app", "pom.xml"), []byte(`<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId>
 <artifactId>app</artifactId><version>1</version><dependencyManagement><dependencies>
 <dependency><groupId>g</groupId><artifactId>a</artifactId><version>1</version><type>pom</type><scope>import</scope></dependency>
 </dependencies></dependencyManagement><dependencies>
 <dependency><groupId>g</groupId><artifactId>from-a</artifactId></dependency>
 <dependency><groupId>g</groupId><artifactId>from-b</artifactId></dependency>
-</dependencies></project>`)
+</dependencies></project>`))
 		got := extractWith(t, tree, "")
 		want := []string{"pkg:maven/g/from-a@2.a", "pkg:maven/g/from-b@2.b"}
 		if diff := cmp.Diff(want, got); diff != "" {
