@@ -27,7 +27,8 @@ import (
 // ("apply from: 'gradle/dependencies.gradle'"), the build scripts of the
 // directories above it and the gradle.properties beside or above it; and
 // the libraries it names from such a script (compile libraries.junit,
-// where libraries.junit = 'junit:junit:4.12'). A
+// where libraries.junit = 'junit:junit:4.12'; implementation(Libs.retrofit),
+// where buildSrc's Kotlin defines it). A
 // version it cannot resolve (a property computed at run time, a dynamic
 // "1.+", a range) is left out, and the dependency listed without one;
 // transitive dependencies, which only a resolution of the build knows,
@@ -82,6 +83,7 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 				break
 			}
 		}
+		own.merge(buildSrcScope(in.FS, root))
 	}
 	var out []*extractor.Package
 	// buildSrc holds the build's own logic: what it depends on builds the
@@ -162,6 +164,34 @@ func (s *gradleScope) apply(fsys fs.FS, dir, root string, script []byte, seen ma
 		s.merge(gradleScope{props: gradleProperties(applied), libs: gradleLibraries(applied)})
 		s.apply(fsys, path.Dir(p), root, applied, seen, depth+1)
 	}
+}
+
+// maxBuildSrcFiles bounds the Kotlin sources of buildSrc read.
+const maxBuildSrcFiles = 64
+
+// buildSrcScope is what the Kotlin sources of a build's buildSrc define:
+// Android builds keep their versions and libraries there as constants
+// (object Libs { const val retrofit = "com.squareup.retrofit2:retrofit:
+// ${Versions.retrofit}" }), named in the scripts as Libs.retrofit.
+func buildSrcScope(fsys fs.FS, root string) gradleScope {
+	s := gradleScope{props: map[string]string{}, libs: map[string]string{}}
+	src := path.Join(root, "buildSrc", "src", "main", "kotlin")
+	n := 0
+	_ = fs.WalkDir(fsys, src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || n >= maxBuildSrcFiles {
+			return fs.SkipDir
+		}
+		if d.IsDir() || path.Ext(p) != ".kt" {
+			return nil
+		}
+		n++
+		if data, ok := readGradleFile(fsys, p); ok {
+			code := stripGradleComments(data)
+			s.merge(gradleScope{props: gradleProperties(code), libs: gradleLibraries(code)})
+		}
+		return nil
+	})
+	return s
 }
 
 // gradleRoot is the root directory of the build dir belongs to: the

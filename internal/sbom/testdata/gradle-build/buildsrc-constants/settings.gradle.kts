@@ -1,0 +1,2 @@
+rootProject.name = "notes"
+include(":app")
