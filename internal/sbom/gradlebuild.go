@@ -209,6 +209,10 @@ func gradleRoot(fsys fs.FS, dir string) string {
 // map's junit: 'junit:junit:4.12'.
 var gradleLibrary = regexp.MustCompile(`(?m)(?:^|[\s\[,(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)["']?[ \t]*(?::[ \t]*String[ \t]*)?(?:=|:)[ \t]*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
 
+// gradleIndexedLibrary is the Kotlin DSL's map form of a library:
+// libraries["junit4"] = "junit:junit:4.12", named libraries.junit4.
+var gradleIndexedLibrary = regexp.MustCompile(`\b([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
+
 // gradleLibraries are the libraries a script names.
 func gradleLibraries(script []byte) map[string]string {
 	libs := map[string]string{}
@@ -217,6 +221,11 @@ func gradleLibraries(script []byte) map[string]string {
 		name = strings.TrimPrefix(strings.TrimPrefix(name, "ext."), "project.ext.")
 		if _, ok := libs[name]; !ok {
 			libs[name] = string(m[2])
+		}
+	}
+	for _, m := range gradleIndexedLibrary.FindAllSubmatch(script, -1) {
+		if name := string(m[1]) + "." + string(m[2]); libs[name] == "" {
+			libs[name] = string(m[3])
 		}
 	}
 	return libs
@@ -314,6 +323,8 @@ var (
 	gradleExtraIndex = regexp.MustCompile(`\b(?:extra|ext)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'$\n]+)["']`)
 	// set("name", "value"), extra.set("name", "value")
 	gradleSet = regexp.MustCompile(`\bset\(\s*["']([\w.-]+)["']\s*,\s*["']([^"'$\n]+)["']\s*\)`)
+	// "name" to "value" in a Kotlin map (val versions = mapOf("okhttp" to "4.9.0")).
+	gradleKotlinPair = regexp.MustCompile(`["']([A-Za-z_][\w.-]*)["'][ \t]+to[ \t]+["']([^"'$\n]+)["']`)
 	// name: 'value' inside a map of versions (ext.versions = [spring: '5.0']).
 	gradleMapEntry = regexp.MustCompile(`(?:\[|,)\s*['"]?([A-Za-z_][\w-]*)['"]?\s*:\s*["']([^"'$\n]+)["']`)
 )
@@ -333,6 +344,11 @@ func gradleProperties(script []byte) map[string]string {
 	for _, re := range []*regexp.Regexp{gradleAssign, gradleExtraIndex, gradleSet} {
 		for _, m := range re.FindAllSubmatch(script, -1) {
 			set(string(m[1]), strings.TrimSpace(string(m[2])))
+		}
+	}
+	for _, m := range gradleKotlinPair.FindAllSubmatch(script, -1) {
+		if _, ok := props[string(m[1])]; !ok {
+			props[string(m[1])] = strings.TrimSpace(string(m[2]))
 		}
 	}
 	for _, m := range gradleMapEntry.FindAllSubmatch(script, -1) {
@@ -382,6 +398,9 @@ var (
 // gradleLibraryRefs is a configuration given libraries by name:
 // "compile libraries.bytebuddy, libraries.bytebuddyagent",
 // "testImplementation(deps.junit)".
+// gradleIndexedRef names a library of a map: implementation(libraries["junit4"]).
+var gradleIndexedRef = regexp.MustCompile(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\][ \t]*\)?[ \t]*(?:\{|$)`)
+
 var gradleLibraryRefs = regexp.MustCompile(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:[ \t]*,[ \t]*(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)*)[ \t]*\)?[ \t]*(?:\{|$)`)
 
 // gradleDependencies lists the dependencies of a script (comments and
@@ -411,6 +430,13 @@ func gradleDependencies(script []byte, libs map[string]string) []gradleDep {
 		add(string(m[1]), string(m[2]), string(m[3]), string(m[4]))
 	}
 	if len(libs) > 0 {
+		for _, m := range gradleIndexedRef.FindAllSubmatch(script, -1) {
+			if coord, ok := libs[string(m[2])+"."+string(m[3])]; ok {
+				if parts := strings.Split(coord, ":"); len(parts) >= 3 {
+					add(string(m[1]), parts[0], parts[1], parts[2])
+				}
+			}
+		}
 		for _, m := range gradleLibraryRefs.FindAllSubmatch(script, -1) {
 			for ref := range strings.SplitSeq(string(m[2]), ",") {
 				coord, ok := lookupLibrary(libs, strings.TrimSpace(ref))
