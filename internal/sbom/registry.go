@@ -114,6 +114,7 @@ var registry = []struct {
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New},    // gradle/verification-metadata.xml
 	{gradleversioncatalog.Name, Languages, wrap[gradleCatalog](gradleversioncatalog.New)}, // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
 	{gradleBuild.name, Languages, gradleBuild.factory()},                                  // build.gradle, build.gradle.kts where the project has no Gradle lockfile: Sentinel's reader (gradlebuild.go)
+	{sbtBuild.name, Languages, sbtBuild.factory()},                                        // build.sbt and project/*.scala: Sentinel's reader (sbt.go)
 	{conanlock.Name, Languages, conanlock.New},                                            // conan.lock v1 and v2
 	{renvlock.Name, Languages, renvlock.New},                                              // renv.lock (R)
 	{stacklock.Name, Languages, stacklock.New},                                            // stack.yaml.lock (Haskell)

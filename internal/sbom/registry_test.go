@@ -69,6 +69,7 @@ func TestRegistry(t *testing.T) {
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"java/gradlebuild":                   {"build.gradle", "app/build.gradle.kts"},
+		"scala/sbt":                          {"build.sbt", "modules/core/build.sbt"},
 		"cpp/conanlock":                      {"conan.lock"},
 		"r/renvlock":                         {"renv.lock"},
 		"haskell/stacklock":                  {"stack.yaml.lock"},

@@ -1,0 +1,46 @@
+package sbom_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestSbtBuilds: the module IDs an sbt build declares in build.sbt and
+// project/*.scala, their versions literal or a val they name, a Scala
+// library's artifact suffixed with the build's Scala binary version,
+// test configurations for development only; not sbt's own plugins
+// (project/plugins.sbt), comments, Scala.js artifacts or a range. The
+// akka-http-animal-service build is a real project's; each expected list in
+// testdata/sbt/want was checked by reading the build (SENTINEL_UPDATE_GOLDEN=1
+// rewrites them).
+func TestSbtBuilds(t *testing.T) {
+	root := filepath.Join("testdata", "sbt")
+	dirs, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || d.Name() == "want" {
+			continue
+		}
+		t.Run(d.Name(), func(t *testing.T) {
+			got := marked(mustExtract(t, filepath.Join(root, d.Name())))
+			golden := filepath.Join(root, "want", d.Name()+".txt")
+			if os.Getenv("SENTINEL_UPDATE_GOLDEN") != "" {
+				mustWrite(t, golden, []byte(strings.Join(got, "\n")+"\n"))
+			}
+			want := slices.DeleteFunc(strings.Split(string(mustRead(t, golden)), "\n"), func(s string) bool { return s == "" })
+			if len(want) == 0 {
+				t.Fatal("no components expected: the test shows nothing")
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
