@@ -70,6 +70,7 @@ func TestRegistry(t *testing.T) {
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"java/gradlebuild":                   {"build.gradle", "app/build.gradle.kts"},
 		"scala/sbt":                          {"build.sbt", "modules/core/build.sbt"},
+		"cpp/conanfile":                      {"conanfile.txt", "lib/conanfile.py"},
 		"cpp/conanlock":                      {"conan.lock"},
 		"r/renvlock":                         {"renv.lock"},
 		"haskell/stacklock":                  {"stack.yaml.lock"},

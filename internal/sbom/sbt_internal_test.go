@@ -26,3 +26,25 @@ func FuzzSbtBuild(f *testing.F) {
 		}
 	})
 }
+
+// FuzzConanfile: any conanfile.txt or conanfile.py reads without a panic,
+// and every package it gives has a name.
+func FuzzConanfile(f *testing.F) {
+	f.Add([]byte("[requires]\nzlib/1.2.11@conan/stable#rev\nfmt/[>=8 <9]\n[tool_requires]\ncmake/3.22\n"), false)
+	f.Add([]byte("requires = (\"a/1.0\",\n  \"b/2.0\")\n    def requirements(self):\n        self.requires(\"c/3\")  # note\n"), true)
+	f.Fuzz(func(t *testing.T, data []byte, py bool) {
+		name := "conanfile.txt"
+		if py {
+			name = "conanfile.py"
+		}
+		pkgs, err := readConanfile(&filesystem.ScanInput{Path: name}, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pkgs {
+			if p.Name == "" {
+				t.Fatalf("a package without a name from %q", data)
+			}
+		}
+	})
+}
