@@ -53,8 +53,7 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 	if path.Base(in.Path) == "conanfile.txt" {
 		section := ""
 		for line := range strings.Lines(string(b)) {
-			line = strings.TrimSpace(line)
-			if i := strings.IndexByte(line, '#'); i == 0 {
+			if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
 				continue
 			}
 			if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
