@@ -89,8 +89,12 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 	// buildSrc holds the build's own logic: what it depends on builds the
 	// project and does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
+	boot := springBootPlugin(script, own.props)
 	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)
+		if d.version == "" && d.group == "org.springframework.boot" {
+			version = boot // the plugin's own dependency management: its version
+		}
 		groups := []string{}
 		if d.development || buildLogic {
 			groups = []string{"dev"}
@@ -100,6 +104,25 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 			Location: extractor.LocationFromPath(in.Path)})
 	}
 	return out, nil
+}
+
+// gradleBootPlugin is the Spring Boot plugin applied with its version:
+// id 'org.springframework.boot' version '3.0.4', or the Kotlin DSL's
+// id("org.springframework.boot") version "3.0.4".
+var gradleBootPlugin = regexp.MustCompile(`\bid\s*\(?\s*["']org\.springframework\.boot["']\s*\)?\s*version\s*\(?\s*(?:["']([^"']+)["']|([A-Za-z_][\w.]*))`)
+
+// springBootPlugin is the version of the Spring Boot plugin a script
+// applies, "" when none: the plugin manages the versions of Spring Boot's
+// own modules (org.springframework.boot:*) at its own.
+func springBootPlugin(script []byte, props map[string]string) string {
+	m := gradleBootPlugin.FindSubmatch(script)
+	if m == nil {
+		return ""
+	}
+	if len(m[1]) > 0 {
+		return resolveGradleVersion(string(m[1]), props)
+	}
+	return resolveGradleVersion("${"+string(m[2])+"}", props)
 }
 
 // maxGradleScript bounds a build script or properties file read for
@@ -460,13 +483,15 @@ func gradleDependencies(script []byte, libs map[string]string) []gradleDep {
 func gradleConfiguration(conf string) (development, ok bool) {
 	lc := strings.ToLower(conf)
 	known := slices.ContainsFunc([]string{"implementation", "api", "compile", "compileonly", "runtime", "runtimeonly",
-		"classpath", "annotationprocessor", "providedcompile", "providedruntime", "androidtestutil", "lintchecks", "detektplugins"},
+		"classpath", "annotationprocessor", "providedcompile", "providedruntime", "androidtestutil", "lintchecks", "detektplugins",
+		"developmentonly"},
 		func(s string) bool { return strings.HasSuffix(lc, s) }) || strings.HasPrefix(lc, "kapt") || strings.HasPrefix(lc, "ksp")
 	if !known {
 		return false, false
 	}
 	dev := strings.Contains(lc, "test") || strings.HasPrefix(lc, "kapt") || strings.HasPrefix(lc, "ksp") ||
-		lc == "classpath" || lc == "annotationprocessor" || lc == "lintchecks" || lc == "detektplugins"
+		lc == "classpath" || lc == "annotationprocessor" || lc == "lintchecks" || lc == "detektplugins" ||
+		strings.HasSuffix(lc, "developmentonly") // Spring Boot's devtools configuration
 	return dev, true
 }
 
