@@ -31,7 +31,12 @@ func (p pomXML) importBOMs(fsys scalibrfs.FS, at string, data []byte, chain []st
 		return
 	}
 	proj, ok := p.effective(fsys, data, chain)
-	if !ok || !slices.ContainsFunc(proj.DependencyManagement.Dependencies, isImport) {
+	if !ok {
+		return
+	}
+	boot := p.springBootVersion(fsys, data, chain, proj)
+	defer fillSpringBoot(boot, pkgs)
+	if !slices.ContainsFunc(proj.DependencyManagement.Dependencies, isImport) {
 		return
 	}
 	proj.ProcessDependencies(func(g, a, v maven.String) (maven.DependencyManagement, error) {
@@ -55,6 +60,52 @@ func (p pomXML) importBOMs(fsys scalibrfs.FS, at string, data []byte, chain []st
 			if scope := strings.TrimSpace(string(d.Scope)); scope != "" && scope != "compile" {
 				m.DepGroupVals = []string{scope}
 			}
+		}
+	}
+}
+
+// springBootGroup is the group of Spring Boot's modules, whose BOM
+// (spring-boot-dependencies, the parent of spring-boot-starter-parent)
+// manages every one of them at its own version.
+const springBootGroup = "org.springframework.boot"
+
+// springBootVersion is the version of Spring Boot a project builds with
+// when it names it but its parent or BOM cannot be read (no repository
+// here holds them): the parent spring-boot-starter-parent (or
+// spring-boot-dependencies) that the chain of parents could not follow,
+// or an import of spring-boot-dependencies; "" otherwise. proj is the
+// effective project before its imports are processed.
+func (p pomXML) springBootVersion(fsys scalibrfs.FS, data []byte, chain []string, proj *maven.Project) string {
+	top, ok := readPOMCoords(data)
+	if len(chain) > 0 {
+		top, ok = p.cache.pomAt(fsys, chain[len(chain)-1])
+	}
+	version := ""
+	if ok && top.parent.GroupID == springBootGroup &&
+		(top.parent.ArtifactID == "spring-boot-starter-parent" || top.parent.ArtifactID == "spring-boot-dependencies") {
+		version = string(top.parent.Version)
+	}
+	for _, d := range proj.DependencyManagement.Dependencies {
+		if version == "" && d.GroupID == springBootGroup && d.ArtifactID == "spring-boot-dependencies" && isImport(d) {
+			version = string(d.Version)
+		}
+	}
+	if strings.Contains(version, "${") {
+		return ""
+	}
+	return requiredVersion(version)
+}
+
+// fillSpringBoot gives Spring Boot's own modules that are still without a
+// version the project's Spring Boot version; other libraries its BOM
+// manages stay without one.
+func fillSpringBoot(version string, pkgs []*extractor.Package) {
+	if version == "" {
+		return
+	}
+	for _, pkg := range pkgs {
+		if unversionedMaven(pkg) && strings.HasPrefix(pkg.Name, springBootGroup+":") {
+			pkg.Version = version
 		}
 	}
 }

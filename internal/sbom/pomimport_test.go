@@ -145,3 +145,41 @@ func TestMavenImportedBOM(t *testing.T) {
 		}
 	})
 }
+
+// TestSpringBootVersions: where Spring Boot's parent or BOM cannot be read
+// (no repository holds it), Spring Boot's own modules still take the
+// version of Spring Boot the project names; other libraries that BOM
+// manages stay without one.
+func TestSpringBootVersions(t *testing.T) {
+	const deps = `<dependencies>
+    <dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-web</artifactId></dependency>
+    <dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-test</artifactId><scope>test</scope></dependency>
+    <dependency><groupId>com.h2database</groupId><artifactId>h2</artifactId><scope>runtime</scope></dependency>
+  </dependencies>`
+	want := []string{
+		"pkg:maven/com.h2database/h2",
+		"pkg:maven/org.springframework.boot/spring-boot-starter-test@2.6.5 (dev)",
+		"pkg:maven/org.springframework.boot/spring-boot-starter-web@2.6.5",
+	}
+	for name, pom := range map[string]string{
+		"the parent": `<project><modelVersion>4.0.0</modelVersion>
+  <parent><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-parent</artifactId><version>2.6.5</version></parent>
+  <groupId>com.example</groupId><artifactId>store</artifactId><version>1.0.0</version>
+  ` + deps + `</project>`,
+		"an import": `<project><modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId><artifactId>store</artifactId><version>1.0.0</version>
+  <properties><spring-boot.version>2.6.5</spring-boot.version></properties>
+  <dependencyManagement><dependencies><dependency><groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-dependencies</artifactId><version>${spring-boot.version}</version><type>pom</type><scope>import</scope>
+  </dependency></dependencies></dependencyManagement>
+  ` + deps + `</project>`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			mustWrite(t, filepath.Join(dir, "pom.xml"), []byte(pom))
+			if diff := cmp.Diff(want, extractWith(t, dir, "none-such-directory")); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
