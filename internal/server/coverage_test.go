@@ -110,12 +110,7 @@ func TestInventoryCoverage(t *testing.T) {
 // SBOM is told, on stderr, that the service cannot check its packages.
 func TestAgentWarnsUnchecked(t *testing.T) {
 	ctx := context.Background()
-	s := servertest.Start(t)
-	servertest.SyncIntel(t, s)
-	if _, err := server.CreateOrg(ctx, s.DB, "acme", ""); err != nil {
-		t.Fatal(err)
-	}
-	admin := mustKey(t, s, "acme", sentinel.AllScopes)
+	s, _, admin := startAcme(t)
 	req, _ := http.NewRequest("POST", s.APIURL()+"/v1/agent/enrollment-tokens", strings.NewReader(`{}`))
 	req.Header.Set("Authorization", "ApiKey "+admin)
 	resp, err := http.DefaultClient.Do(req)

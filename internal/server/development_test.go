@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel"
-	"github.com/sentinel-sca/sentinel/internal/server"
-	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // TestDevelopmentFindings submits an SBOM whose vulnerable jquery only
@@ -19,13 +17,7 @@ import (
 // jquery clears it.
 func TestDevelopmentFindings(t *testing.T) {
 	ctx := context.Background()
-	s := servertest.Start(t)
-	servertest.SyncIntel(t, s)
-	org, err := server.CreateOrg(ctx, s.DB, "acme", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := mustKey(t, s, "acme", sentinel.AllScopes)
+	s, org, key := startAcme(t)
 	const (
 		jquery = "pkg:npm/jquery@1.12.4"
 		log4j  = "pkg:maven/org.apache.logging.log4j/log4j-core@2.12.4"

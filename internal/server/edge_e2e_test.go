@@ -12,9 +12,7 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/edgesvc"
-	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/store"
-	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
 
@@ -32,13 +30,7 @@ const modsecLog = "../edge/testdata/modsec/audit.log"
 // counted, not alerted, and traffic that matches nothing emits nothing.
 func TestEdgeEndToEnd(t *testing.T) {
 	ctx := context.Background()
-	s := servertest.Start(t)
-	servertest.SyncIntel(t, s)
-	org, err := server.CreateOrg(ctx, s.DB, "acme", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	admin := mustKey(t, s, "acme", sentinel.AllScopes)
+	s, org, admin := startAcme(t)
 	edgeKey := mustKey(t, s, "acme", []string{sentinel.ScopeEdgeSubmit})
 
 	// The host's SBOM: log4j-core 2.14.1, whose advisories become findings.
@@ -61,7 +53,7 @@ func TestEdgeEndToEnd(t *testing.T) {
 	other := &sentinel.Finding{OrgID: org.ID, Purl: "pkg:composer/wpackagist-plugin/wp-file-manager@6.0", AdvisoryID: "GHSA-edge-wpfm-0002",
 		Category: sentinel.CategoryVulnerableComponent, CWE: sentinel.CWEVulnerableDependency, Severity: "medium", RiskScore: 65,
 		Band: sentinel.BandMedium, Status: sentinel.StatusOpen, Source: "scan"}
-	err = s.DB.InTx(ctx, func(tx *store.Tx) error {
+	err := s.DB.InTx(ctx, func(tx *store.Tx) error {
 		a, _, err := tx.EnsureSite(ctx, org.ID, "https://shop.example.com", "https://shop.example.com/", "medium", "off")
 		if err != nil {
 			return err

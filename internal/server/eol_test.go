@@ -16,8 +16,6 @@ import (
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/evidence"
-	"github.com/sentinel-sca/sentinel/internal/server"
-	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
 
 // TestEndOfLifeFindings submits an SBOM of five components whose release
@@ -27,13 +25,7 @@ import (
 // Evidence Bundle's compliance.csv.
 func TestEndOfLifeFindings(t *testing.T) {
 	ctx := context.Background()
-	s := servertest.Start(t)
-	servertest.SyncIntel(t, s)
-	org, err := server.CreateOrg(ctx, s.DB, "acme", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := mustKey(t, s, "acme", sentinel.AllScopes)
+	s, org, key := startAcme(t)
 	purls := []string{
 		"pkg:npm/vue@2.6.14",
 		"pkg:npm/angular@1.8.3",
@@ -87,7 +79,7 @@ func TestEndOfLifeFindings(t *testing.T) {
 	// The bundle's compliance.csv counts them under SA-22.
 	var buf bytes.Buffer
 	now := time.Now().UTC()
-	_, err = evidence.Build(ctx, &buf, s.DB, evidence.Options{Org: org, BundleID: "bundle_eoleoleoleoleol",
+	_, err := evidence.Build(ctx, &buf, s.DB, evidence.Options{Org: org, BundleID: "bundle_eoleoleoleoleol",
 		CreatedAt: now, WindowStart: now.AddDate(0, 0, -30), WindowEnd: now, CA: s.Evidence.CA,
 		Identity: "https://sentinel.example/orgs/acme/evidence", Issuer: "https://sentinel.example", TempDir: t.TempDir()})
 	if err != nil {

@@ -93,13 +93,7 @@ func TestSecurityReviewFixes(t *testing.T) {
 // TestIntelLookupsByCVE: the KEV look-up names the advisories that carry
 // the CVE, and an advisory can be looked up by its CVE.
 func TestIntelLookupsByCVE(t *testing.T) {
-	ctx := context.Background()
-	s := servertest.Start(t)
-	servertest.SyncIntel(t, s)
-	if _, err := server.CreateOrg(ctx, s.DB, "acme", ""); err != nil {
-		t.Fatal(err)
-	}
-	key := mustKey(t, s, "acme", sentinel.AllScopes)
+	s, _, key := startAcme(t)
 	get := func(path string, out any) int {
 		req, _ := http.NewRequest("GET", s.APIURL()+path, nil)
 		req.Header.Set("Authorization", "ApiKey "+key)

@@ -22,6 +22,20 @@ import (
 func MustServer(tb testing.TB) *server.Server { return servertest.Open(tb) }
 
 // mustKey creates an API key in org with scopes.
+// startAcme starts a service with the test intel synced and the
+// organization acme, and returns them with a key of acme's holding every
+// scope.
+func startAcme(t *testing.T) (*server.Server, *sentinel.Organization, string) {
+	t.Helper()
+	s := servertest.Start(t)
+	servertest.SyncIntel(t, s)
+	org, err := server.CreateOrg(context.Background(), s.DB, "acme", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, org, mustKey(t, s, "acme", sentinel.AllScopes)
+}
+
 func mustKey(tb testing.TB, s *server.Server, org string, scopes []string) string {
 	tb.Helper()
 	_, full, err := server.CreateKey(context.Background(), s.DB, org, "t", scopes)
