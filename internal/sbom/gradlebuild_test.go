@@ -20,7 +20,13 @@ import (
 // projects; each expected list in testdata/gradle-build/want was checked
 // by reading its script (SENTINEL_UPDATE_GOLDEN=1 rewrites them).
 func TestGradleBuildScripts(t *testing.T) {
-	root := filepath.Join("testdata", "gradle-build")
+	checkGoldenDirs(t, filepath.Join("testdata", "gradle-build"), 1)
+}
+
+// checkGoldenDirs runs checkGolden, as a subtest, on each directory of
+// root but want/, which holds the expected lists (want/<dir>.txt).
+func checkGoldenDirs(t *testing.T, root string, least int) {
+	t.Helper()
 	dirs, err := os.ReadDir(root)
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +36,7 @@ func TestGradleBuildScripts(t *testing.T) {
 			continue
 		}
 		t.Run(d.Name(), func(t *testing.T) {
-			checkGolden(t, filepath.Join(root, d.Name()), filepath.Join(root, "want", d.Name()+".txt"), 1)
+			checkGolden(t, filepath.Join(root, d.Name()), filepath.Join(root, "want", d.Name()+".txt"), least)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package sbom_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -15,17 +14,5 @@ import (
 // testdata/sbt/want was checked by reading the build (SENTINEL_UPDATE_GOLDEN=1
 // rewrites them).
 func TestSbtBuilds(t *testing.T) {
-	root := filepath.Join("testdata", "sbt")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "want" {
-			continue
-		}
-		t.Run(d.Name(), func(t *testing.T) {
-			checkGolden(t, filepath.Join(root, d.Name()), filepath.Join(root, "want", d.Name()+".txt"), 1)
-		})
-	}
+	checkGoldenDirs(t, filepath.Join("testdata", "sbt"), 1)
 }
