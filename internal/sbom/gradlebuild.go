@@ -7,7 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/javalockfile"
@@ -36,7 +38,89 @@ import (
 // instead. Test, annotation-processor and build-script (classpath)
 // configurations mark their dependencies as needed for development only.
 
-var gradleBuild = ownExtractor{name: "java/gradlebuild", required: isGradleBuild, read: readGradleBuild}
+var gradleBuild = ownExtractor{name: "java/gradlebuild", required: isGradleBuild}
+
+// newGradleBuild builds the reader for one scan: the scripts, properties
+// and buildSrc sources that a build's modules share are read once.
+func newGradleBuild(*cpb.PluginConfig) (filesystem.Extractor, error) {
+	e := gradleBuild
+	e.read = newGradleScripts().read
+	return e, nil
+}
+
+// gradleScripts holds, for one scan, each script read (its code without
+// comments, and what it defines), each gradle.properties, and each
+// build's buildSrc definitions.
+type gradleScripts struct {
+	mu       sync.Mutex
+	scripts  map[string]gradleScript
+	props    map[string]map[string]string
+	buildSrc map[string]gradleScope
+}
+
+// gradleScript is a script's code without comments and its definitions;
+// ok is false when it is not there.
+type gradleScript struct {
+	code  []byte
+	scope gradleScope
+	ok    bool
+}
+
+func newGradleScripts() *gradleScripts {
+	return &gradleScripts{scripts: map[string]gradleScript{}, props: map[string]map[string]string{}, buildSrc: map[string]gradleScope{}}
+}
+
+// scopeOf is what the script code (comments removed) defines.
+func scopeOf(code []byte) gradleScope {
+	return gradleScope{props: gradleProperties(code), libs: gradleLibraries(code)}
+}
+
+// script reads the script at p once.
+func (c *gradleScripts) script(fsys fs.FS, p string) gradleScript {
+	c.mu.Lock()
+	s, ok := c.scripts[p]
+	c.mu.Unlock()
+	if !ok {
+		if data, read := readGradleFile(fsys, p); read {
+			code := stripGradleComments(data)
+			s = gradleScript{code: code, scope: scopeOf(code), ok: true}
+		}
+		c.mu.Lock()
+		c.scripts[p] = s
+		c.mu.Unlock()
+	}
+	return s
+}
+
+// properties reads the gradle.properties at p once (nil when absent).
+func (c *gradleScripts) properties(fsys fs.FS, p string) map[string]string {
+	c.mu.Lock()
+	props, ok := c.props[p]
+	c.mu.Unlock()
+	if !ok {
+		if data, read := readGradleFile(fsys, p); read {
+			props = javaProperties(data)
+		}
+		c.mu.Lock()
+		c.props[p] = props
+		c.mu.Unlock()
+	}
+	return props
+}
+
+// buildSrcOf reads the buildSrc definitions of the build at root once.
+func (c *gradleScripts) buildSrcOf(fsys fs.FS, root string) gradleScope {
+	c.mu.Lock()
+	s, ok := c.buildSrc[root]
+	c.mu.Unlock()
+	if !ok {
+		s = buildSrcScope(fsys, root)
+		c.mu.Lock()
+		c.buildSrc[root] = s
+		c.mu.Unlock()
+	}
+	return s
+}
 
 func isGradleBuild(p string) bool {
 	b := path.Base(p)
@@ -47,10 +131,10 @@ func isGradleBuild(p string) bool {
 // module, hold what it resolved.
 var gradleLockfiles = []string{"gradle.lockfile", "settings-gradle.lockfile", "buildscript-gradle.lockfile"}
 
-func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	dir := path.Dir(in.Path)
 	script := stripGradleComments(b)
-	own := gradleScope{props: gradleProperties(script), libs: gradleLibraries(script)}
+	own := scopeOf(script) // the module's own: merged into, not shared
 	if in.FS != nil {
 		if gradleLocked(in.FS, dir) {
 			return nil, nil // the lockfiles are read instead
@@ -60,15 +144,14 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 		// what they apply), then gradle.properties beside and above.
 		root := gradleRoot(in.FS, dir)
 		seen := map[string]bool{in.Path: true}
-		own.apply(in.FS, dir, root, script, seen, 0)
+		own.apply(c, in.FS, dir, root, script, seen, 0)
 		for d := path.Dir(dir); d != dir; d = path.Dir(d) {
 			for _, name := range []string{"build.gradle", "build.gradle.kts"} {
 				p := path.Join(d, name)
-				if data, ok := readGradleFile(in.FS, p); ok && !seen[p] {
+				if up := c.script(in.FS, p); up.ok && !seen[p] {
 					seen[p] = true
-					up := stripGradleComments(data)
-					own.merge(gradleScope{props: gradleProperties(up), libs: gradleLibraries(up)})
-					own.apply(in.FS, d, root, up, seen, 0)
+					own.merge(up.scope)
+					own.apply(c, in.FS, d, root, up.code, seen, 0)
 				}
 			}
 			if d == "." || d == "/" {
@@ -76,14 +159,12 @@ func readGradleBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 			}
 		}
 		for d := dir; ; d = path.Dir(d) {
-			if data, ok := readGradleFile(in.FS, path.Join(d, "gradle.properties")); ok {
-				mergeMissing(own.props, javaProperties(data))
-			}
+			mergeMissing(own.props, c.properties(in.FS, path.Join(d, "gradle.properties")))
 			if d == "." || d == "/" {
 				break
 			}
 		}
-		own.merge(buildSrcScope(in.FS, root))
+		own.merge(c.buildSrcOf(in.FS, root))
 	}
 	var out []*extractor.Package
 	// buildSrc holds the build's own logic: what it depends on builds the
@@ -160,7 +241,7 @@ var gradleApplyFrom = regexp.MustCompile(`\bapply\s*\(?\s*from\s*[:=]\s*(?:file\
 
 // apply merges the scripts that script (in dir) applies with "apply from",
 // and those they apply, into s. $rootDir and ${rootDir} are root.
-func (s *gradleScope) apply(fsys fs.FS, dir, root string, script []byte, seen map[string]bool, depth int) {
+func (s *gradleScope) apply(c *gradleScripts, fsys fs.FS, dir, root string, script []byte, seen map[string]bool, depth int) {
 	if depth >= maxGradleApply {
 		return
 	}
@@ -179,13 +260,12 @@ func (s *gradleScope) apply(fsys fs.FS, dir, root string, script []byte, seen ma
 			continue
 		}
 		seen[p] = true
-		data, ok := readGradleFile(fsys, p)
-		if !ok {
+		applied := c.script(fsys, p)
+		if !applied.ok {
 			continue
 		}
-		applied := stripGradleComments(data)
-		s.merge(gradleScope{props: gradleProperties(applied), libs: gradleLibraries(applied)})
-		s.apply(fsys, path.Dir(p), root, applied, seen, depth+1)
+		s.merge(applied.scope)
+		s.apply(c, fsys, path.Dir(p), root, applied.code, seen, depth+1)
 	}
 }
 
@@ -209,8 +289,7 @@ func buildSrcScope(fsys fs.FS, root string) gradleScope {
 		}
 		n++
 		if data, ok := readGradleFile(fsys, p); ok {
-			code := stripGradleComments(data)
-			s.merge(gradleScope{props: gradleProperties(code), libs: gradleLibraries(code)})
+			s.merge(scopeOf(stripGradleComments(data)))
 		}
 		return nil
 	})

@@ -167,7 +167,7 @@ func FuzzGradleBuild(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m := fstest.MapFS{"app/build.gradle": &fstest.MapFile{Data: data}}
 		maps.Copy(m, fsys)
-		pkgs, err := readGradleBuild(&filesystem.ScanInput{FS: m, Path: "app/build.gradle"}, data)
+		pkgs, err := newGradleScripts().read(&filesystem.ScanInput{FS: m, Path: "app/build.gradle"}, data)
 		if err != nil {
 			t.Fatal(err)
 		}

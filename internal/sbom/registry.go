@@ -113,7 +113,7 @@ var registry = []struct {
 	{msbuild.name, Languages, msbuild.factory()},                                          // .csproj, .fsproj, .vbproj, Directory.Packages.props without packages.lock.json: Sentinel's reader (msbuild.go)
 	{gradleverificationmetadataxml.Name, Languages, gradleverificationmetadataxml.New},    // gradle/verification-metadata.xml
 	{gradleversioncatalog.Name, Languages, wrap[gradleCatalog](gradleversioncatalog.New)}, // gradle/libs.versions.toml where the project has no Gradle lockfile: Sentinel's reader (gradlecatalog.go)
-	{gradleBuild.name, Languages, gradleBuild.factory()},                                  // build.gradle, build.gradle.kts where the project has no Gradle lockfile: Sentinel's reader (gradlebuild.go)
+	{gradleBuild.name, Languages, newGradleBuild},                                         // build.gradle, build.gradle.kts where the project has no Gradle lockfile: Sentinel's reader (gradlebuild.go)
 	{sbtBuild.name, Languages, sbtBuild.factory()},                                        // build.sbt and project/*.scala: Sentinel's reader (sbt.go)
 	{conanfile.name, Languages, conanfile.factory()},                                      // conanfile.txt, conanfile.py where no conan.lock is beside: Sentinel's reader (conanfile.go)
 	{conanlock.Name, Languages, conanlock.New},                                            // conan.lock v1 and v2
