@@ -99,10 +99,10 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	if g, ok := p.Metadata.(interface{ DepGroups() []string }); ok && devGroups(exName, g.DepGroups()) {
 		c.Development = true
 	}
-	if b, ok := p.Metadata.(versionBound); ok {
+	if m, ok := p.Metadata.(*nugetMeta); ok && m.bound != "" {
 		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
 		// lowest version, which p.Version is.
-		c.Properties = map[string]string{PropVersionConstraint: string(b)}
+		c.Properties = map[string]string{PropVersionConstraint: m.bound}
 	}
 	return c, true
 }
@@ -115,7 +115,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // lockIndex.devFlag; pdm's "dev" may be a default package's too.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pubspec.Name, gradleBuild.name, sbtBuild.name, conanfile.name:
+	case pipfilelock.Name, pubspec.Name, gradleBuild.name, sbtBuild.name, conanfile.name, msbuild.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

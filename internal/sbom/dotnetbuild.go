@@ -58,7 +58,8 @@ type dotnetOutput struct {
 	Project   struct {
 		Frameworks map[string]struct {
 			Dependencies map[string]struct {
-				Target string `json:"target"`
+				Target         string `json:"target"`
+				SuppressParent string `json:"suppressParent"`
 			} `json:"dependencies"`
 		} `json:"frameworks"`
 	} `json:"project"`
@@ -118,16 +119,25 @@ func projectAssetsGraph(data []byte, lk *lockIndex) error {
 	}
 	resolved := dotnetGraph(a.Targets, lk, true)
 	// A package the project references in any of its frameworks is a
-	// direct dependency, in every target that resolved it.
+	// direct dependency, in every target that resolved it; one it keeps
+	// private (PrivateAssets="all", recorded as suppressParent) is for
+	// development, and a test project's packages all are.
 	for _, fw := range a.Project.Frameworks {
 		for name, d := range fw.Dependencies {
 			if d.Target != "" && !strings.EqualFold(d.Target, "Package") {
 				continue // a project reference
 			}
+			if strings.EqualFold(name, testSDK) {
+				lk.allDevelopment()
+			}
 			for _, versions := range resolved {
 				if v := versions[strings.ToLower(name)]; v != "" {
 					if to, ok := lk.find(name, v); ok {
-						lk.root("", to)
+						if privateAll(d.SuppressParent) {
+							lk.devRoot("", to)
+						} else {
+							lk.root("", to)
+						}
 					}
 				}
 			}
@@ -157,6 +167,12 @@ func depsJSONGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	dotnetGraph(d.Targets, lk, false)
+	for key := range d.Libraries {
+		if name, _, _ := strings.Cut(key, "/"); strings.EqualFold(name, testSDK) {
+			lk.allDevelopment() // a test project's build output
+			break
+		}
+	}
 	return nil
 }
 

@@ -280,6 +280,14 @@ func (lk *lockIndex) devFlag(i int, dev bool) {
 	}
 }
 
+// allDevelopment marks every component of the file development-only: a
+// test project's.
+func (lk *lockIndex) allDevelopment() {
+	for i := range lk.comps {
+		lk.devFlag(i, true)
+	}
+}
+
 // development returns the components only development needs, as the
 // file says: by its own marks where it has them (devFlag); else, where
 // a manifest told which declared dependencies are for development

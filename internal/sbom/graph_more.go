@@ -508,6 +508,11 @@ func mixGraph(data []byte, lk *lockIndex) error {
 
 // NuGet
 
+// nugetGraph reads packages.lock.json: per target framework, each
+// package's dependencies, the direct ones ("Direct") as roots. A test
+// project's packages are all development-only, and so is a
+// direct dependency its project file keeps private (msbuildProject);
+// packages.lock.json records neither, the project file beside it does.
 func nugetGraph(data []byte, lk *lockIndex) error {
 	var lock struct {
 		Dependencies map[string]map[string]struct {
@@ -519,6 +524,17 @@ func nugetGraph(data []byte, lk *lockIndex) error {
 	if err := json.Unmarshal(trimBOM(data), &lock); err != nil {
 		return err
 	}
+	proj := nugetSiblingProject(lk)
+	for _, pkgs := range lock.Dependencies {
+		for name, p := range pkgs {
+			if p.Type == "Direct" && strings.EqualFold(name, testSDK) {
+				proj.test = true
+			}
+		}
+	}
+	if proj.test {
+		lk.allDevelopment()
+	}
 	for _, pkgs := range lock.Dependencies {
 		resolved := make(map[string]string, len(pkgs))
 		for name, p := range pkgs {
@@ -526,14 +542,27 @@ func nugetGraph(data []byte, lk *lockIndex) error {
 		}
 		for name, p := range pkgs {
 			if p.Resolved == "" {
-				continue // a project reference, not a package
+				// A project reference, not a package: the packages it
+				// references are the project's too, for its runtime.
+				for d := range p.Dependencies {
+					if v := resolved[strings.ToLower(d)]; v != "" {
+						if to, ok := lk.find(d, v); ok {
+							lk.start(to, false)
+						}
+					}
+				}
+				continue
 			}
 			from, ok := lk.find(name, p.Resolved)
 			if !ok {
 				continue
 			}
 			if p.Type == "Direct" {
-				lk.root("", from)
+				if proj.private[strings.ToLower(name)] {
+					lk.devRoot("", from)
+				} else {
+					lk.root("", from)
+				}
 			}
 			for d := range p.Dependencies {
 				v := resolved[strings.ToLower(d)]
@@ -736,4 +765,36 @@ func gradleBuildOnly(conf string) bool {
 		}
 	}
 	return false
+}
+
+// nugetProjectMarks is what a NuGet lockfile's project says of
+// development: whether it is a test project, and the (lower-cased)
+// packages it keeps private.
+type nugetProjectMarks struct {
+	test    bool
+	private map[string]bool
+}
+
+// nugetSiblingProject reads the project files beside a packages.lock.json
+// (one, in practice) for their development marks.
+func nugetSiblingProject(lk *lockIndex) nugetProjectMarks {
+	marks := nugetProjectMarks{private: map[string]bool{}}
+	if lk.glob == nil {
+		return marks
+	}
+	for _, pattern := range []string{"*.csproj", "*.fsproj", "*.vbproj"} {
+		for _, name := range lk.glob(pattern) {
+			proj, err := readMSBuild(lk.sibling(name))
+			if err != nil {
+				continue
+			}
+			marks.test = marks.test || proj.test
+			for _, r := range proj.refs {
+				if r.private && r.kind != "PackageVersion" {
+					marks.private[strings.ToLower(r.name)] = true
+				}
+			}
+		}
+	}
+	return marks
 }

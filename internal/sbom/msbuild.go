@@ -48,42 +48,89 @@ func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Packa
 	if in.FS != nil && !strings.HasPrefix(path.Base(in.Path), "Directory.") && anyFile(in.FS, path.Dir(in.Path), "packages.lock.json", "obj/project.assets.json") {
 		return nil, nil // the lockfile, or what restore resolved, is read instead
 	}
-	refs, err := readMSBuild(b)
+	proj, err := readMSBuild(b)
 	if err != nil {
 		return nil, err
 	}
 	var pkgs []*extractor.Package
-	for _, r := range refs {
+	for _, r := range proj.refs {
 		v, bound := nugetVersion(r.version)
 		if v == "" {
 			continue // managed centrally, floating, or unresolved: no version known
 		}
 		p := &extractor.Package{Name: r.name, Version: v, PURLType: purl.TypeNuget, Location: extractor.LocationFromPath(in.Path)}
-		if bound != "" {
-			p.Metadata = versionBound(bound)
+		if dev := r.kind != "PackageVersion" && (proj.test || r.private); bound != "" || dev {
+			p.Metadata = &nugetMeta{bound: bound, dev: dev}
 		}
 		pkgs = append(pkgs, p)
 	}
 	return pkgs, nil
 }
 
-// versionBound is the range a package's version was read from, when it is
-// the range's lower bound rather than a pinned version (PropVersionConstraint).
-type versionBound string
+// nugetMeta is what a project file says of a package beyond its name and
+// version: the range its version was read from, when it is the range's
+// lower bound rather than a pinned version (PropVersionConstraint), and
+// whether only development needs it (see msbuildProject).
+type nugetMeta struct {
+	bound string
+	dev   bool
+}
 
 // IsProtoable implements scalibr's metadata marker; Sentinel never
 // converts it to a protocol buffer.
-func (versionBound) IsProtoable() {}
+func (*nugetMeta) IsProtoable() {}
 
-// msbuildRef is one PackageReference or PackageVersion item.
-type msbuildRef struct{ name, version string }
+// DepGroups gives the development mark as devGroups reads it.
+func (m *nugetMeta) DepGroups() []string {
+	if m.dev {
+		return []string{"dev"}
+	}
+	return nil
+}
+
+// msbuildProject is what Sentinel reads of a project or props file.
+//
+// Development-only packages, as NuGet and CycloneDX's .NET tool tell
+// them: every package of a test project (one that references
+// Microsoft.NET.Test.Sdk, what `dotnet test` needs, or sets
+// IsTestProject), and a reference whose assets stay private to the
+// project (PrivateAssets="all": analyzers, SourceLink, versioning and
+// coverage tools, which restore records as suppressParent "All"), as
+// every GlobalPackageReference is. A central PackageVersion item is a
+// version, not a use: it carries no mark.
+type msbuildProject struct {
+	refs []msbuildRef
+	test bool
+}
+
+// msbuildRef is one PackageReference, GlobalPackageReference or
+// PackageVersion item (kind).
+type msbuildRef struct {
+	name, version, kind string
+	private             bool
+}
+
+// testSDK is the package every `dotnet test` project references.
+const testSDK = "microsoft.net.test.sdk"
+
+// privateAll reports whether a PrivateAssets value keeps every asset
+// from the project's consumers ("all", perhaps among others: "All;
+// contentfiles").
+func privateAll(v string) bool {
+	for part := range strings.SplitSeq(v, ";") {
+		if strings.EqualFold(strings.TrimSpace(part), "all") {
+			return true
+		}
+	}
+	return false
+}
 
 // readMSBuild reads an MSBuild file's PackageReference and PackageVersion
 // items (Include, or Update in a props file, and Version as an attribute
 // or a child element), with $(Property) references resolved against the
 // file's own PropertyGroups. Conditions are not evaluated: an item under
 // any condition counts.
-func readMSBuild(b []byte) ([]msbuildRef, error) {
+func readMSBuild(b []byte) (*msbuildProject, error) {
 	dec := xml.NewDecoder(bytes.NewReader(b))
 	dec.Strict = false // project files in the wild carry stray entities
 	props := map[string]string{}
@@ -113,7 +160,8 @@ func readMSBuild(b []byte) ([]msbuildRef, error) {
 			}
 			text.Reset()
 			if len(stack) == 2 && stack[1] == "ItemGroup" && msbuildItems[name] {
-				r := msbuildRef{name: attr(t, "Include"), version: attr(t, "Version")}
+				r := msbuildRef{name: attr(t, "Include"), version: attr(t, "Version"), kind: name,
+					private: name == "GlobalPackageReference" || privateAll(attr(t, "PrivateAssets"))}
 				if r.name == "" {
 					r.name = attr(t, "Update")
 				}
@@ -137,6 +185,8 @@ func readMSBuild(b []byte) ([]msbuildRef, error) {
 				props[strings.ToLower(name)] = strings.TrimSpace(text.String())
 			case len(stack) == 3 && item != nil && (name == "Version" || name == "VersionOverride"):
 				item.version = strings.TrimSpace(text.String())
+			case len(stack) == 3 && item != nil && name == "PrivateAssets":
+				item.private = item.private || privateAll(text.String())
 			case len(stack) == 2 && stack[1] == "ItemGroup":
 				item = nil
 			}
@@ -146,15 +196,18 @@ func readMSBuild(b []byte) ([]msbuildRef, error) {
 	if root == "" {
 		return nil, errors.New("not an MSBuild project: no root element")
 	}
-	out := refs[:0]
+	proj := &msbuildProject{test: strings.EqualFold(expandProps(props["istestproject"], props), "true")}
 	for _, r := range refs {
 		if r.name = strings.TrimSpace(r.name); r.name == "" || strings.Contains(r.name, "$(") {
 			continue
 		}
 		r.version = expandProps(strings.TrimSpace(r.version), props)
-		out = append(out, r)
+		proj.refs = append(proj.refs, r)
+		if r.kind == "PackageReference" && strings.EqualFold(r.name, testSDK) {
+			proj.test = true
+		}
 	}
-	return out, nil
+	return proj, nil
 }
 
 // msbuildItems are the items that name a NuGet package and its version:

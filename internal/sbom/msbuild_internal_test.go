@@ -58,20 +58,48 @@ func TestReadMSBuild(t *testing.T) {
     <PackageReference Include="Unresolved" Version="$(FromElsewhere)" />
     <PackageReference Include="Central" />
     <PackageReference Include="Net48Only" Version="1.2.3" Condition="'$(TargetFramework)' == 'net48'" />
+    <PackageReference Include="Microsoft.SourceLink.GitHub" Version="8.0.0" PrivateAssets="All; contentfiles" />
+    <GlobalPackageReference Include="Nerdbank.GitVersioning" Version="3.6.133" />
+    <PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.9.0" />
     <ProjectReference Include="..\Core\Core.csproj" />
   </ItemGroup>
   <Target Name="X"><ItemGroup><PackageReference Include="InTarget" Version="9.9.9" /></ItemGroup></Target>
 </Project>`
-	refs, err := readMSBuild([]byte(proj))
+	got, err := readMSBuild([]byte(proj))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []msbuildRef{
-		{"Newtonsoft.Json", "13.0.1"}, {"Serilog", "3.1.1"}, {"Microsoft.EntityFrameworkCore", "8.0.4"}, {"Dapper", "2.1.35"},
-		{"Polly", "8.*"}, {"Unresolved", "$(FromElsewhere)"}, {"Central", ""}, {"Net48Only", "1.2.3"},
+	const ref = "PackageReference"
+	want := &msbuildProject{refs: []msbuildRef{
+		{"Newtonsoft.Json", "13.0.1", ref, false}, {"Serilog", "3.1.1", ref, true},
+		{"Microsoft.EntityFrameworkCore", "8.0.4", ref, false}, {"Dapper", "2.1.35", ref, false},
+		{"Polly", "8.*", ref, false}, {"Unresolved", "$(FromElsewhere)", ref, false}, {"Central", "", ref, false},
+		{"Net48Only", "1.2.3", ref, false}, {"Microsoft.SourceLink.GitHub", "8.0.0", ref, true},
+		{"Nerdbank.GitVersioning", "3.6.133", "GlobalPackageReference", true},
+		{"Microsoft.NET.Test.Sdk", "17.9.0", "PackageVersion", false},
+	}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(msbuildProject{}, msbuildRef{})); diff != "" {
+		t.Errorf("project (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, refs, cmp.AllowUnexported(msbuildRef{})); diff != "" {
-		t.Errorf("refs (-want +got):\n%s", diff)
+	// A central version of the test SDK makes no project a test project;
+	// a reference to it, or the property, does.
+	for _, c := range []struct {
+		proj string
+		test bool
+	}{
+		{`<Project><ItemGroup><PackageVersion Include="Microsoft.NET.Test.Sdk" Version="17.9.0" /></ItemGroup></Project>`, false},
+		{`<Project><ItemGroup><PackageReference Include="microsoft.net.test.sdk" Version="17.9.0" /></ItemGroup></Project>`, true},
+		{`<Project><ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup></Project>`, true},
+		{`<Project><PropertyGroup><T>True</T><IsTestProject>$(T)</IsTestProject></PropertyGroup></Project>`, true},
+		{`<Project><PropertyGroup><IsTestProject>false</IsTestProject></PropertyGroup></Project>`, false},
+	} {
+		p, err := readMSBuild([]byte(c.proj))
+		if err != nil {
+			t.Fatalf("readMSBuild(%s): %v", c.proj, err)
+		}
+		if p.test != c.test {
+			t.Errorf("readMSBuild(%s): test %v, want %v", c.proj, p.test, c.test)
+		}
 	}
 	for _, bad := range []string{`<Package><ItemGroup/></Package>`, `not xml at all`, ``, `<Project><ItemGroup><PackageReference Include="A" Version="1"`} {
 		if _, err := readMSBuild([]byte(bad)); err == nil {
@@ -86,11 +114,11 @@ func FuzzMSBuild(f *testing.F) {
 	f.Add([]byte(`<Project><PropertyGroup><V>1.0</V></PropertyGroup><ItemGroup><PackageReference Include="A" Version="$(V)"/></ItemGroup></Project>`))
 	f.Add([]byte(`<Project><ItemGroup><PackageVersion Include="B"><Version>[1.0,2.0)</Version></PackageVersion></ItemGroup></Project>`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		refs, err := readMSBuild(b)
+		proj, err := readMSBuild(b)
 		if err != nil {
 			return
 		}
-		for _, r := range refs {
+		for _, r := range proj.refs {
 			if r.name == "" || strings.Contains(r.name, "$(") {
 				t.Fatalf("ref %+v", r)
 			}
