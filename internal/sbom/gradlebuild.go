@@ -135,6 +135,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	dir := path.Dir(in.Path)
 	script := stripGradleComments(b)
 	own := scopeOf(script) // the module's own: merged into, not shared
+	var above [][]byte     // the build scripts above the module, nearest first, then the build's settings
 	if in.FS != nil {
 		if gradleLocked(in.FS, dir) {
 			return nil, nil // the lockfiles are read instead
@@ -152,10 +153,16 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 					seen[p] = true
 					own.merge(up.scope)
 					own.apply(c, in.FS, d, root, up.code, seen, 0)
+					above = append(above, up.code)
 				}
 			}
 			if d == "." || d == "/" {
 				break
+			}
+		}
+		for _, name := range []string{"settings.gradle", "settings.gradle.kts"} {
+			if set := c.script(in.FS, path.Join(root, name)); set.ok {
+				above = append(above, set.code) // pluginManagement's versions
 			}
 		}
 		for d := dir; ; d = path.Dir(d) {
@@ -170,7 +177,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	// buildSrc holds the build's own logic: what it depends on builds the
 	// project and does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
-	boot := springBootPlugin(script, own.props)
+	boot := springBootVersion(script, above, own.props)
 	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)
 		if d.version == "" && d.group == "org.springframework.boot" {
@@ -192,18 +199,32 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 // id("org.springframework.boot") version "3.0.4".
 var gradleBootPlugin = regexp.MustCompile(`\bid\s*\(?\s*["']org\.springframework\.boot["']\s*\)?\s*version\s*\(?\s*(?:["']([^"']+)["']|([A-Za-z_][\w.]*))`)
 
-// springBootPlugin is the version of the Spring Boot plugin a script
-// applies, "" when none: the plugin manages the versions of Spring Boot's
-// own modules (org.springframework.boot:*) at its own.
-func springBootPlugin(script []byte, props map[string]string) string {
-	m := gradleBootPlugin.FindSubmatch(script)
-	if m == nil {
-		return ""
+// gradleBootClasspath is the Spring Boot plugin put on the build's
+// classpath the older way, applied by id without a version
+// (buildscript { dependencies { classpath "org.springframework.boot:
+// spring-boot-gradle-plugin:${springBootVersion}" } }).
+var gradleBootClasspath = regexp.MustCompile(`["']org\.springframework\.boot:spring-boot-gradle-plugin:([^"'\s]+)["']`)
+
+// springBootVersion is the version of the Spring Boot plugin that builds
+// the module, "" when none is known: the plugin manages the versions of
+// Spring Boot's own modules (org.springframework.boot:*) at its own. A
+// multi-module build declares it once, for its modules to apply by id: in
+// the root script's plugins block (apply false), on its buildscript
+// classpath, or in the settings' pluginManagement; the module's own
+// script wins, then the nearest script above it, then the settings.
+func springBootVersion(script []byte, above [][]byte, props map[string]string) string {
+	for _, code := range append([][]byte{script}, above...) {
+		if m := gradleBootPlugin.FindSubmatch(code); m != nil {
+			if len(m[1]) > 0 {
+				return resolveGradleVersion(string(m[1]), props)
+			}
+			return resolveGradleVersion("${"+string(m[2])+"}", props)
+		}
+		if m := gradleBootClasspath.FindSubmatch(code); m != nil {
+			return resolveGradleVersion(string(m[1]), props)
+		}
 	}
-	if len(m[1]) > 0 {
-		return resolveGradleVersion(string(m[1]), props)
-	}
-	return resolveGradleVersion("${"+string(m[2])+"}", props)
+	return ""
 }
 
 // maxGradleScript bounds a build script or properties file read for
