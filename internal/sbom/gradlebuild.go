@@ -50,12 +50,13 @@ func newGradleBuild(*cpb.PluginConfig) (filesystem.Extractor, error) {
 
 // gradleScripts holds, for one scan, each script read (its code without
 // comments, and what it defines), each gradle.properties, and each
-// build's buildSrc definitions.
+// build's buildSrc definitions and catalog's Spring Boot version.
 type gradleScripts struct {
 	mu       sync.Mutex
 	scripts  map[string]gradleScript
 	props    map[string]map[string]string
 	buildSrc map[string]gradleScope
+	boot     map[string]string // per build root: catalogBoot
 }
 
 // gradleScript is a script's code without comments and its definitions;
@@ -67,7 +68,7 @@ type gradleScript struct {
 }
 
 func newGradleScripts() *gradleScripts {
-	return &gradleScripts{scripts: map[string]gradleScript{}, props: map[string]map[string]string{}, buildSrc: map[string]gradleScope{}}
+	return &gradleScripts{scripts: map[string]gradleScript{}, props: map[string]map[string]string{}, buildSrc: map[string]gradleScope{}, boot: map[string]string{}}
 }
 
 // scopeOf is what the script code (comments removed) defines.
@@ -108,6 +109,23 @@ func (c *gradleScripts) properties(fsys fs.FS, p string) map[string]string {
 	return props
 }
 
+// catalogBoot reads the Spring Boot plugin version that the version
+// catalog of the build at root declares, once.
+func (c *gradleScripts) catalogBoot(fsys fs.FS, root string) string {
+	c.mu.Lock()
+	v, ok := c.boot[root]
+	c.mu.Unlock()
+	if !ok {
+		if data, read := readGradleFile(fsys, path.Join(root, "gradle", "libs.versions.toml")); read {
+			v = catalogSpringBoot(data)
+		}
+		c.mu.Lock()
+		c.boot[root] = v
+		c.mu.Unlock()
+	}
+	return v
+}
+
 // buildSrcOf reads the buildSrc definitions of the build at root once.
 func (c *gradleScripts) buildSrcOf(fsys fs.FS, root string) gradleScope {
 	c.mu.Lock()
@@ -136,6 +154,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	script := stripGradleComments(b)
 	own := scopeOf(script) // the module's own: merged into, not shared
 	var above [][]byte     // the build scripts above the module, nearest first, then the build's settings
+	catalogBoot := ""      // the Spring Boot plugin version of the build's version catalog
 	if in.FS != nil {
 		if gradleLocked(in.FS, dir) {
 			return nil, nil // the lockfiles are read instead
@@ -165,6 +184,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 				above = append(above, set.code) // pluginManagement's versions
 			}
 		}
+		catalogBoot = c.catalogBoot(in.FS, root)
 		for d := dir; ; d = path.Dir(d) {
 			mergeMissing(own.props, c.properties(in.FS, path.Join(d, "gradle.properties")))
 			if d == "." || d == "/" {
@@ -178,6 +198,9 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	// project and does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
 	boot := springBootVersion(script, above, own.props)
+	if boot == "" {
+		boot = catalogBoot // alias(libs.plugins.spring.boot)
+	}
 	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)
 		if d.version == "" && d.group == "org.springframework.boot" {

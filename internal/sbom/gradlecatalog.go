@@ -66,13 +66,11 @@ type catalogLib struct{ group, artifact, version string }
 // [versions], or as a rich version. [bundles] and [plugins] name no
 // library of their own.
 func readGradleCatalog(b []byte) ([]catalogLib, error) {
-	var doc struct {
-		Versions  map[string]any `toml:"versions"`
-		Libraries map[string]any `toml:"libraries"`
-	}
+	var doc catalogDoc
 	if _, err := toml.Decode(string(b), &doc); err != nil {
 		return nil, fmt.Errorf("not a TOML version catalog: %w", err)
 	}
+	boot := doc.springBoot()
 	var out []catalogLib
 	for _, key := range slices.Sorted(maps.Keys(doc.Libraries)) {
 		var l catalogLib
@@ -103,9 +101,48 @@ func readGradleCatalog(b []byte) ([]catalogLib, error) {
 			continue
 		}
 		l.artifact = strings.TrimSpace(l.artifact)
+		if l.version == "" && l.group == "org.springframework.boot" {
+			l.version = boot // the plugin's dependency management sets it
+		}
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// catalogDoc is what Sentinel reads of a version catalog.
+type catalogDoc struct {
+	Versions  map[string]any `toml:"versions"`
+	Libraries map[string]any `toml:"libraries"`
+	Plugins   map[string]any `toml:"plugins"`
+}
+
+// springBoot is the version of the Spring Boot plugin the catalog
+// declares ("" when none): the version of Spring Boot's own modules
+// (org.springframework.boot:*), which a catalog lists without one. A
+// plugin is "id:version", or a table with id and version.
+func (doc *catalogDoc) springBoot() string {
+	for _, key := range slices.Sorted(maps.Keys(doc.Plugins)) {
+		switch v := doc.Plugins[key].(type) {
+		case string:
+			if id, ver, ok := strings.Cut(v, ":"); ok && strings.TrimSpace(id) == "org.springframework.boot" {
+				return gradleVersion(ver)
+			}
+		case map[string]any:
+			if id, _ := v["id"].(string); strings.TrimSpace(id) == "org.springframework.boot" {
+				return catalogVersion(v["version"], doc.Versions)
+			}
+		}
+	}
+	return ""
+}
+
+// catalogSpringBoot is springBoot of the catalog b; "" when b is not one.
+func catalogSpringBoot(b []byte) string {
+	var doc catalogDoc
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return ""
+	}
+	return doc.springBoot()
 }
 
 // catalogVersion is the version a library entry's version field selects:
