@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
@@ -115,7 +116,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // lockIndex.devFlag; pdm's "dev" may be a default package's too.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pubspec.Name, gradleBuild.name, sbtBuild.name, conanfile.name, msbuild.name:
+	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

@@ -197,6 +197,8 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	// buildSrc holds the build's own logic: what it depends on builds the
 	// project and does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
+	// An Android test module builds only tests.
+	buildLogic = buildLogic || gradleTestModule(script, nil)
 	boot := springBootVersion(script, above, own.props)
 	if boot == "" {
 		boot = catalogBoot // alias(libs.plugins.spring.boot)

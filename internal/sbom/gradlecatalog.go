@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -45,35 +47,147 @@ func (g gradleCatalog) Extract(_ context.Context, in *filesystem.ScanInput) (inv
 	if err != nil {
 		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
 	}
-	libs, err := readGradleCatalog(b)
+	libs, refs, err := readGradleCatalog(b)
 	if err != nil {
 		return inventory.Inventory{}, err
 	}
+	var uses map[string]uint8
+	if in.FS != nil && path.Base(path.Dir(in.Path)) == "gradle" {
+		uses = catalogUses(in.FS, path.Dir(path.Dir(in.Path)), refs)
+	}
 	pkgs := make([]*extractor.Package, 0, len(libs))
 	for _, l := range libs {
+		groups := []string{}
+		if uses[l.key] == devSeen {
+			groups = []string{"dev"} // every build script that names it is a test's or a tool's
+		}
 		pkgs = append(pkgs, &extractor.Package{Name: l.group + ":" + l.artifact, Version: l.version, PURLType: purl.TypeMaven,
-			Metadata: &javalockfile.Metadata{GroupID: l.group, ArtifactID: l.artifact}, Location: extractor.LocationFromPath(in.Path)})
+			Metadata: &javalockfile.Metadata{GroupID: l.group, ArtifactID: l.artifact, DepGroupVals: groups}, Location: extractor.LocationFromPath(in.Path)})
 	}
 	return inventory.Inventory{Packages: pkgs}, nil
 }
 
-// catalogLib is one [libraries] entry.
-type catalogLib struct{ group, artifact, version string }
+// Which catalog libraries only development uses.
+//
+// A catalog declares libraries; the build scripts use them by accessor
+// (implementation(libs.androidx.core.ktx), testImplementation
+// libs.bundles.junit). A library every use of which is in a test, tool or
+// annotation-processor configuration (gradleConfiguration) is marked
+// development-only; one used nowhere, or in a way not read, is not.
+
+// catalogAlias normalises a catalog key or accessor path as Gradle maps
+// one to the other: "-", "_" and "." separate the same segments.
+func catalogAlias(s string) string {
+	return strings.NewReplacer("-", ".", "_", ".").Replace(strings.ToLower(s))
+}
+
+// gradleCatalogRef is a configuration followed by a catalog accessor,
+// perhaps through platform() or testFixtures().
+var gradleCatalogRef = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?libs\.([A-Za-z_][\w.]*)`)
+
+// maxCatalogWalk bounds the directory entries visited for build scripts.
+const maxCatalogWalk = 50000
+
+// catalogRefs is what a catalog names besides its libraries: each
+// bundle's libraries (by normalised name and keys), and the plugins that
+// make a module a test module (Android's com.android.test).
+type catalogRefs struct {
+	bundles     map[string][]string
+	testPlugins []string
+}
+
+// catalogUses reads the build scripts of the build at root (not in
+// hidden or build output directories) for the catalog's libraries they
+// use: by normalised key, devSeen and/or prodSeen. Every use in a test
+// module (gradleTestModule) is development's.
+func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
+	uses := map[string]uint8{}
+	visited := 0
+	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if visited++; visited > maxCatalogWalk {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "build" || n == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !isGradleBuild(p) {
+			return nil
+		}
+		data, ok := readGradleFile(fsys, p)
+		if !ok {
+			return nil
+		}
+		code := stripGradleComments(data)
+		devModule := strings.Contains("/"+p, "/buildSrc/") || gradleTestModule(code, refs.testPlugins)
+		for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
+			dev, known := gradleConfiguration(string(m[1]))
+			if !known {
+				continue
+			}
+			flag := prodSeen
+			if dev || devModule {
+				flag = devSeen
+			}
+			ref := catalogAlias(strings.TrimSuffix(string(m[2]), ".get"))
+			if name, ok := strings.CutPrefix(ref, "bundles."); ok {
+				for _, key := range refs.bundles[name] {
+					uses[key] |= flag
+				}
+				continue
+			}
+			if strings.HasPrefix(ref, "versions.") || strings.HasPrefix(ref, "plugins.") {
+				continue
+			}
+			uses[ref] |= flag
+		}
+		return nil
+	})
+	return uses
+}
+
+// catalogLib is one [libraries] entry; key is its normalised name
+// (catalogAlias).
+type catalogLib struct{ key, group, artifact, version string }
 
 // readGradleCatalog reads the [libraries] of a version catalog, in name
 // order: "group:artifact:version" strings, and tables with module (or
 // group and name) and a version written inline, as version.ref into
 // [versions], or as a rich version. [bundles] and [plugins] name no
 // library of their own.
-func readGradleCatalog(b []byte) ([]catalogLib, error) {
+// refs has its bundles and test plugins.
+func readGradleCatalog(b []byte) (libs []catalogLib, refs catalogRefs, err error) {
 	var doc catalogDoc
 	if _, err := toml.Decode(string(b), &doc); err != nil {
-		return nil, fmt.Errorf("not a TOML version catalog: %w", err)
+		return nil, refs, fmt.Errorf("not a TOML version catalog: %w", err)
+	}
+	refs.bundles = map[string][]string{}
+	for name, v := range doc.Bundles {
+		list, _ := v.([]any)
+		for _, e := range list {
+			if key, ok := e.(string); ok {
+				refs.bundles[catalogAlias(name)] = append(refs.bundles[catalogAlias(name)], catalogAlias(key))
+			}
+		}
+	}
+	for name, v := range doc.Plugins {
+		id, _ := v.(string)
+		if m, ok := v.(map[string]any); ok {
+			id, _ = m["id"].(string)
+		}
+		if id, _, _ = strings.Cut(id, ":"); strings.TrimSpace(id) == androidTestPlugin {
+			refs.testPlugins = append(refs.testPlugins, catalogAlias(name))
+		}
 	}
 	boot := doc.springBoot()
 	var out []catalogLib
 	for _, key := range slices.Sorted(maps.Keys(doc.Libraries)) {
-		var l catalogLib
+		l := catalogLib{key: catalogAlias(key)}
 		switch v := doc.Libraries[key].(type) {
 		case string:
 			parts := strings.Split(v, ":")
@@ -106,7 +220,7 @@ func readGradleCatalog(b []byte) ([]catalogLib, error) {
 		}
 		out = append(out, l)
 	}
-	return out, nil
+	return out, refs, nil
 }
 
 // catalogDoc is what Sentinel reads of a version catalog.
@@ -114,6 +228,7 @@ type catalogDoc struct {
 	Versions  map[string]any `toml:"versions"`
 	Libraries map[string]any `toml:"libraries"`
 	Plugins   map[string]any `toml:"plugins"`
+	Bundles   map[string]any `toml:"bundles"`
 }
 
 // springBoot is the version of the Spring Boot plugin the catalog
@@ -185,3 +300,28 @@ func gradleVersion(s string) string {
 	}
 	return s
 }
+
+// androidTestPlugin makes a Gradle module an Android test module: all
+// it builds is tests (instrumented tests, benchmarks), whatever the
+// configurations of its dependencies.
+const androidTestPlugin = "com.android.test"
+
+// gradleTestModule reports whether a build script applies the Android
+// test plugin: by id, or by the alias of a catalog plugin with that id
+// (alias(libs.plugins.android.test)).
+func gradleTestModule(code []byte, testPlugins []string) bool {
+	if gradleAndroidTest.Match(code) {
+		return true
+	}
+	for _, m := range gradlePluginAlias.FindAllSubmatch(code, -1) {
+		if slices.Contains(testPlugins, catalogAlias(string(m[1]))) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	gradleAndroidTest = regexp.MustCompile(`\b(?:id|plugin)\s*[(:=]?\s*["']com\.android\.test["']`)
+	gradlePluginAlias = regexp.MustCompile(`\balias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)`)
+)

@@ -37,7 +37,7 @@ func TestCatalogVersion(t *testing.T) {
 func FuzzGradleCatalog(f *testing.F) {
 	f.Add([]byte("[versions]\na = \"1.0\"\nb = { strictly = \"2.0\" }\n[libraries]\nx = { module = \"g:a\", version.ref = \"a\" }\ny = \"g:b:1.+\"\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		libs, err := readGradleCatalog(b)
+		libs, _, err := readGradleCatalog(b)
 		if err != nil {
 			return
 		}
