@@ -209,3 +209,34 @@ func TestDotnetPrivateAssets(t *testing.T) {
 		}
 	}
 }
+
+// TestDotnetCentralPackages: AArnott's Library.Template, as committed: a
+// Directory.Packages.props versions every package (central package
+// management), and the projects name them without versions. A central
+// version is development-only where every project that uses it is a test
+// project (xunit.v3 on the Microsoft Testing Platform, no
+// Microsoft.NET.Test.Sdk; the test directory's Directory.Build.targets adds
+// the platform's extensions); a GlobalPackageReference (analyzers,
+// versioning) always is; one no project uses (Telemetry) is not marked.
+func TestDotnetCentralPackages(t *testing.T) {
+	want := map[string]bool{
+		"CSharpIsNullAnalyzer@0.2.19":                          true,
+		"DotNetAnalyzers.DocumentationAnalyzers@1.0.0-beta.59": true,
+		"Nerdbank.GitVersioning@3.10.91":                       true,
+		"PolySharp@1.16.0":                                     true,
+		"StyleCop.Analyzers.Unstable@1.2.0.556":                true,
+		"Microsoft.Testing.Extensions.CodeCoverage@18.10.0":    true,
+		"Microsoft.Testing.Extensions.CrashDump@2.3.3":         true,
+		"Microsoft.Testing.Extensions.HangDump@2.3.3":          true,
+		"Microsoft.Testing.Extensions.TrxReport@2.3.3":         true,
+		"Microsoft.Testing.Extensions.Telemetry@2.3.3":         false,
+		"xunit.v3.mtp-v2@4.0.0":                                true,
+	}
+	got := map[string]bool{}
+	for _, c := range mustExtract(t, filepath.Join("testdata", "dotnet-cpm")).Components {
+		got[c.Name+"@"+c.Version] = c.Development
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("components and their development marks (-want +got):\n%s", diff)
+	}
+}

@@ -127,7 +127,7 @@ func projectAssetsGraph(data []byte, lk *lockIndex) error {
 			if d.Target != "" && !strings.EqualFold(d.Target, "Package") {
 				continue // a project reference
 			}
-			if strings.EqualFold(name, testSDK) {
+			if testPackage(name) {
 				lk.allDevelopment()
 			}
 			for _, versions := range resolved {
@@ -168,7 +168,7 @@ func depsJSONGraph(data []byte, lk *lockIndex) error {
 	}
 	dotnetGraph(d.Targets, lk, false)
 	for key := range d.Libraries {
-		if name, _, _ := strings.Cut(key, "/"); strings.EqualFold(name, testSDK) {
+		if name, _, _ := strings.Cut(key, "/"); testPackage(name) {
 			lk.allDevelopment() // a test project's build output
 			break
 		}

@@ -527,7 +527,7 @@ func nugetGraph(data []byte, lk *lockIndex) error {
 	proj := nugetSiblingProject(lk)
 	for _, pkgs := range lock.Dependencies {
 		for name, p := range pkgs {
-			if p.Type == "Direct" && strings.EqualFold(name, testSDK) {
+			if p.Type == "Direct" && testPackage(name) {
 				proj.test = true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"regexp"
 	"strings"
@@ -52,6 +53,10 @@ func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Packa
 	if err != nil {
 		return nil, err
 	}
+	var uses map[string]uint8
+	if in.FS != nil && path.Base(in.Path) == "Directory.Packages.props" {
+		uses = centralUses(in.FS, path.Dir(in.Path))
+	}
 	var pkgs []*extractor.Package
 	for _, r := range proj.refs {
 		v, bound := nugetVersion(r.version)
@@ -59,7 +64,11 @@ func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Packa
 			continue // managed centrally, floating, or unresolved: no version known
 		}
 		p := &extractor.Package{Name: r.name, Version: v, PURLType: purl.TypeNuget, Location: extractor.LocationFromPath(in.Path)}
-		if dev := r.kind != "PackageVersion" && (proj.test || r.private); bound != "" || dev {
+		dev := proj.test || r.private
+		if r.kind == "PackageVersion" {
+			dev = uses[strings.ToLower(r.name)] == devSeen
+		}
+		if bound != "" || dev {
 			p.Metadata = &nugetMeta{bound: bound, dev: dev}
 		}
 		pkgs = append(pkgs, p)
@@ -92,16 +101,73 @@ func (m *nugetMeta) DepGroups() []string {
 //
 // Development-only packages, as NuGet and CycloneDX's .NET tool tell
 // them: every package of a test project (one that references
-// Microsoft.NET.Test.Sdk, what `dotnet test` needs, or sets
-// IsTestProject), and a reference whose assets stay private to the
+// Microsoft.NET.Test.Sdk or a test framework, testPackage; uses the
+// MSTest SDK; or sets IsTestProject), and a reference whose assets stay private to the
 // project (PrivateAssets="all": analyzers, SourceLink, versioning and
 // coverage tools, which restore records as suppressParent "All"), as
 // every GlobalPackageReference is. A central PackageVersion item is a
-// version, not a use: it carries no mark.
+// version, not a use: it is development-only where every project below
+// its Directory.Packages.props that uses it does so for development
+// (centralUses).
 type msbuildProject struct {
 	refs []msbuildRef
 	test bool
 }
+
+// centralUses reads the projects below a Directory.Packages.props (and
+// the Directory.Build.props and .targets that add references to them)
+// for how they use the packages it versions: by lower-cased name,
+// devSeen where a test project uses it or a project keeps it private,
+// prodSeen otherwise. A central version, used only by test projects, is
+// then development-only, as a version catalog's library is.
+func centralUses(fsys fs.FS, root string) map[string]uint8 {
+	uses := map[string]uint8{}
+	visited := 0
+	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if visited++; visited > maxCatalogWalk {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "bin" || n == "obj" || n == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !msbuildFile(p) || path.Base(p) == "Directory.Packages.props" {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > maxMSBuildFile {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil
+		}
+		proj, err := readMSBuild(plainText(data))
+		if err != nil {
+			return nil
+		}
+		for _, r := range proj.refs {
+			if r.kind == "PackageVersion" {
+				continue
+			}
+			if proj.test || r.private {
+				uses[strings.ToLower(r.name)] |= devSeen
+			} else {
+				uses[strings.ToLower(r.name)] |= prodSeen
+			}
+		}
+		return nil
+	})
+	return uses
+}
+
+// maxMSBuildFile bounds a project file read for its references.
+const maxMSBuildFile = 4 << 20
 
 // msbuildRef is one PackageReference, GlobalPackageReference or
 // PackageVersion item (kind).
@@ -110,8 +176,24 @@ type msbuildRef struct {
 	private             bool
 }
 
-// testSDK is the package every `dotnet test` project references.
-const testSDK = "microsoft.net.test.sdk"
+// testPackage reports whether a project that references the package is
+// a test project: Microsoft.NET.Test.Sdk, which VSTest's `dotnet test`
+// needs, or a test framework or the Microsoft Testing Platform that runs
+// tests without it (xunit.v3, TUnit, MSTest's runner): no library ships
+// with them.
+func testPackage(name string) bool {
+	n := strings.ToLower(strings.TrimSpace(name))
+	switch n {
+	case "microsoft.net.test.sdk", "xunit", "xunit.core", "xunit.v3", "nunit", "nunitlite", "nunit3testadapter",
+		"mstest", "mstest.testframework", "mstest.testadapter", "tunit", "microsoft.testing.platform":
+		return true
+	}
+	return strings.HasPrefix(n, "xunit.v3.mtp") || strings.HasPrefix(n, "microsoft.testing.extensions.")
+}
+
+// msbuildTestSDK is a project SDK that makes a test project
+// (<Project Sdk="MSTest.Sdk/3.6.0">).
+var msbuildTestSDK = regexp.MustCompile(`(?i)^\s*MSTest\.Sdk\b`)
 
 // privateAll reports whether a PrivateAssets value keeps every asset
 // from the project's consumers ("all", perhaps among others: "All;
@@ -139,6 +221,7 @@ func readMSBuild(b []byte) (*msbuildProject, error) {
 	var item *msbuildRef // the item whose child elements are being read
 	var text strings.Builder
 	root := ""
+	testSDK := false // a test project's SDK
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -157,6 +240,7 @@ func readMSBuild(b []byte) (*msbuildProject, error) {
 				if root = name; root != "Project" {
 					return nil, fmt.Errorf("not an MSBuild project: the root element is <%s>", truncate(name))
 				}
+				testSDK = msbuildTestSDK.MatchString(attr(t, "Sdk"))
 			}
 			text.Reset()
 			if len(stack) == 2 && stack[1] == "ItemGroup" && msbuildItems[name] {
@@ -196,14 +280,14 @@ func readMSBuild(b []byte) (*msbuildProject, error) {
 	if root == "" {
 		return nil, errors.New("not an MSBuild project: no root element")
 	}
-	proj := &msbuildProject{test: strings.EqualFold(expandProps(props["istestproject"], props), "true")}
+	proj := &msbuildProject{test: testSDK || strings.EqualFold(expandProps(props["istestproject"], props), "true")}
 	for _, r := range refs {
 		if r.name = strings.TrimSpace(r.name); r.name == "" || strings.Contains(r.name, "$(") {
 			continue
 		}
 		r.version = expandProps(strings.TrimSpace(r.version), props)
 		proj.refs = append(proj.refs, r)
-		if r.kind == "PackageReference" && strings.EqualFold(r.name, testSDK) {
+		if r.kind == "PackageReference" && testPackage(r.name) {
 			proj.test = true
 		}
 	}

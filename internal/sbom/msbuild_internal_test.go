@@ -92,6 +92,12 @@ func TestReadMSBuild(t *testing.T) {
 		{`<Project><ItemGroup><PackageReference Include="Microsoft.NET.Test.Sdk" /></ItemGroup></Project>`, true},
 		{`<Project><PropertyGroup><T>True</T><IsTestProject>$(T)</IsTestProject></PropertyGroup></Project>`, true},
 		{`<Project><PropertyGroup><IsTestProject>false</IsTestProject></PropertyGroup></Project>`, false},
+		{`<Project Sdk="MSTest.Sdk/3.6.0"></Project>`, true},
+		{`<Project><ItemGroup><PackageReference Include="xunit.v3.mtp-v2" /></ItemGroup></Project>`, true},
+		{`<Project><ItemGroup><PackageReference Include="NUnit" Version="4.1.0" /></ItemGroup></Project>`, true},
+		{`<Project><ItemGroup><PackageReference Include="Microsoft.Testing.Extensions.TrxReport" /></ItemGroup></Project>`, true},
+		{`<Project><ItemGroup><PackageReference Include="xunit.v3.extensibility.core" Version="1.0.0" /></ItemGroup></Project>`, false},
+		{`<Project Sdk="Microsoft.NET.Sdk"></Project>`, false},
 	} {
 		p, err := readMSBuild([]byte(c.proj))
 		if err != nil {
