@@ -100,6 +100,9 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	if g, ok := p.Metadata.(interface{ DepGroups() []string }); ok && devGroups(exName, g.DepGroups()) {
 		c.Development = true
 	}
+	if exName == requirements.Name && devRequirements(loc) {
+		c.Development = true
+	}
 	if m, ok := p.Metadata.(*nugetMeta); ok && m.bound != "" {
 		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
 		// lowest version, which p.Version is.

@@ -8,9 +8,10 @@ import (
 
 // Test-only access to unexported names.
 var (
-	ExtractorNames = extractorNames
-	GraphFormats   = func() []string { return graphFormats }
-	ZipFiles       = zipFiles
+	ExtractorNames  = extractorNames
+	GraphFormats    = func() []string { return graphFormats }
+	ZipFiles        = zipFiles
+	DevRequirements = devRequirements
 )
 
 // NewExtractor builds the registered extractor of that name.

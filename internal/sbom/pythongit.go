@@ -42,6 +42,36 @@ func inRequirementsDir(p string) bool {
 	return path.Ext(p) == ".txt" && strings.EqualFold(path.Base(path.Dir(p)), "requirements")
 }
 
+// devRequirements reports whether a requirements file is, by its name,
+// for development only, as Python projects name them:
+// requirements-dev.txt, dev-requirements.txt, requirements_test.txt,
+// requirements/dev.txt, requirements/local.txt (a Django project's
+// developer machine). What such a file includes from another
+// (-r requirements.txt) is that file's too, and stays runtime there.
+func devRequirements(p string) bool {
+	stem := strings.TrimSuffix(strings.ToLower(path.Base(p)), ".txt")
+	if !inRequirementsDir(p) {
+		i := strings.Index(stem, "requirements")
+		if i < 0 {
+			return false
+		}
+		stem = stem[:i] + stem[i+len("requirements"):]
+	}
+	for w := range strings.FieldsFuncSeq(stem, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if devRequirementWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// devRequirementWords name a requirements file for development.
+var devRequirementWords = map[string]bool{
+	"dev": true, "devel": true, "develop": true, "development": true, "test": true, "tests": true, "testing": true,
+	"lint": true, "linting": true, "docs": true, "doc": true, "local": true, "ci": true, "typing": true, "mypy": true,
+	"coverage": true, "style": true, "tox": true,
+}
+
 // requirementLine matches a line of a requirements file that only such a
 // file has: a pinned or bounded requirement, or one of pip's options.
 var requirementLine = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?|>=|<=|~=|!=|>|<)\s*[0-9A-Za-z*]|-[rce]\s|--(?:requirement|constraint|editable|index-url|extra-index-url|hash)\b)`)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
 // TestRequirementsDirectory: the requirements files of a requirements/
@@ -43,5 +45,31 @@ func TestRequirementsDirectory(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-named requirements-*.txt +in requirements/):\n%s", diff)
+	}
+}
+
+// TestDevRequirements: a requirements file named for development
+// (requirements-dev.txt, requirements/local.txt) lists development-only
+// packages, except what it includes from a runtime one.
+func TestDevRequirements(t *testing.T) {
+	for name, dev := range map[string]bool{
+		"requirements-dev.txt": true, "dev-requirements.txt": true, "requirements_test.txt": true,
+		"test-requirements.txt": true, "requirements.dev.txt": true, "requirements-docs.txt": true,
+		"requirements/dev.txt": true, "requirements/tests-min.txt": true, "requirements/local.txt": true,
+		"requirements.txt": false, "requirements-prod.txt": false, "requirements/base.txt": false,
+		"requirements/production.txt": false, "app/requirements.txt": false, "requirements-latest.txt": false,
+	} {
+		if got := sbom.DevRequirements(name); got != dev {
+			t.Errorf("DevRequirements(%q) = %v, want %v", name, got, dev)
+		}
+	}
+	got := map[string]bool{}
+	for _, c := range mustExtract(t, filepath.Join("testdata", "requirements-dir")).Components {
+		got[c.Name] = c.Development
+	}
+	for name, dev := range map[string]bool{"django-debug-toolbar": true, "pytest-django": true, "django": false, "gunicorn": false, "psycopg2-binary": false} {
+		if g, ok := got[name]; !ok || g != dev {
+			t.Errorf("%s: development %v (found %v), want %v", name, g, ok, dev)
+		}
 	}
 }
