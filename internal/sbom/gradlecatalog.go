@@ -85,9 +85,6 @@ func catalogAlias(s string) string {
 // perhaps through platform() or testFixtures().
 var gradleCatalogRef = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?libs\.([A-Za-z_][\w.]*)`)
 
-// maxCatalogWalk bounds the directory entries visited for build scripts.
-const maxCatalogWalk = 50000
-
 // catalogRefs is what a catalog names besides its libraries: each
 // bundle's libraries (by normalised name and keys), and the plugins that
 // make a module a test module (Android's com.android.test).
@@ -102,27 +99,7 @@ type catalogRefs struct {
 // module (gradleTestModule) is development's.
 func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 	uses := map[string]uint8{}
-	visited := 0
-	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if visited++; visited > maxCatalogWalk {
-			return fs.SkipAll
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "build" || n == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !isGradleBuild(p) {
-			return nil
-		}
-		data, ok := readGradleFile(fsys, p)
-		if !ok {
-			return nil
-		}
+	walkBuildFiles(fsys, root, []string{"build"}, isGradleBuild, func(p string, data []byte) {
 		code := stripGradleComments(data)
 		devModule := strings.Contains("/"+p, "/buildSrc/") || gradleTestModule(code, refs.testPlugins)
 		for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
@@ -146,10 +123,48 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 			}
 			uses[ref] |= flag
 		}
-		return nil
 	})
 	return uses
 }
+
+// walkBuildFiles reads each file under root that want selects (at most
+// maxBuildFile bytes, as UTF-8: plainText) and hands it to visit; it
+// does not enter hidden directories, node_modules or those skip names
+// (build output), and stops after maxUsesWalk entries.
+func walkBuildFiles(fsys fs.FS, root string, skip []string, want func(p string) bool, visit func(p string, data []byte)) {
+	visited := 0
+	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if visited++; visited > maxUsesWalk {
+			return fs.SkipAll
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "node_modules" || slices.Contains(skip, n)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !want(p) {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || !info.Mode().IsRegular() || info.Size() > maxBuildFile {
+			return nil
+		}
+		if data, err := fs.ReadFile(fsys, p); err == nil {
+			visit(p, plainText(data))
+		}
+		return nil
+	})
+}
+
+// maxUsesWalk bounds the directory entries walkBuildFiles visits; a
+// build file larger than maxBuildFile is not read.
+const (
+	maxUsesWalk  = 50000
+	maxBuildFile = 4 << 20
+)
 
 // catalogLib is one [libraries] entry; key is its normalised name
 // (catalogAlias).

@@ -122,34 +122,11 @@ type msbuildProject struct {
 // then development-only, as a version catalog's library is.
 func centralUses(fsys fs.FS, root string) map[string]uint8 {
 	uses := map[string]uint8{}
-	visited := 0
-	_ = fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+	want := func(p string) bool { return msbuildFile(p) && path.Base(p) != "Directory.Packages.props" }
+	walkBuildFiles(fsys, root, []string{"bin", "obj"}, want, func(_ string, data []byte) {
+		proj, err := readMSBuild(data)
 		if err != nil {
-			return nil
-		}
-		if visited++; visited > maxCatalogWalk {
-			return fs.SkipAll
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "bin" || n == "obj" || n == "node_modules") {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !msbuildFile(p) || path.Base(p) == "Directory.Packages.props" {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil || info.Size() > maxMSBuildFile {
-			return nil
-		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil
-		}
-		proj, err := readMSBuild(plainText(data))
-		if err != nil {
-			return nil
+			return
 		}
 		for _, r := range proj.refs {
 			if r.kind == "PackageVersion" {
@@ -161,13 +138,9 @@ func centralUses(fsys fs.FS, root string) map[string]uint8 {
 				uses[strings.ToLower(r.name)] |= prodSeen
 			}
 		}
-		return nil
 	})
 	return uses
 }
-
-// maxMSBuildFile bounds a project file read for its references.
-const maxMSBuildFile = 4 << 20
 
 // msbuildRef is one PackageReference, GlobalPackageReference or
 // PackageVersion item (kind).
