@@ -224,5 +224,5 @@ func (pc *pomCache) read(fsys scalibrfs.FS, f string) ([]byte, bool) {
 		return nil, false
 	}
 	data, err := fs.ReadFile(from, name)
-	return data, err == nil
+	return plainText(data), err == nil
 }

@@ -83,9 +83,8 @@ func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inven
 	var chain []string
 	if input.FS != nil && bytes.Contains(data, []byte("parent>")) {
 		var virt map[string]string
-		if virt, chain = locateParents(input.FS, input.Path, data, p.cache); len(virt) > 0 {
-			in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
-		}
+		virt, chain = locateParents(input.FS, input.Path, data, p.cache)
+		in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
 	}
 	inv, err := p.Extractor.Extract(ctx, &in)
 	if err != nil || input.FS == nil {
@@ -351,11 +350,51 @@ func (f *parentFS) source(name string) (fs.FS, string, bool) {
 }
 
 func (f *parentFS) Open(name string) (fs.File, error) {
+	var file fs.File
+	var err error
 	if from, real, ok := f.source(name); ok {
-		return from.Open(real)
+		file, err = from.Open(real)
+	} else {
+		file, err = f.FS.Open(name)
 	}
-	return f.FS.Open(name)
+	if err != nil || !strings.HasSuffix(name, ".xml") && !strings.HasSuffix(name, ".pom") {
+		return file, err
+	}
+	return asUTF8(file)
 }
+
+// asUTF8 is a POM file as UTF-8 (plainText): a parent saved in UTF-16,
+// or with a byte order mark, reads as the POM itself does.
+func asUTF8(file fs.File) (fs.File, error) {
+	info, err := file.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPOMSize {
+		return file, nil // not read here: as it is
+	}
+	data, err := io.ReadAll(file)
+	file.Close()
+	if err != nil {
+		return nil, err
+	}
+	data = plainText(data)
+	return &memFile{Reader: bytes.NewReader(data), info: sized{info, int64(len(data))}}, nil
+}
+
+// memFile is a file's content, read and converted.
+type memFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (m *memFile) Stat() (fs.FileInfo, error) { return m.info, nil }
+func (m *memFile) Close() error               { return nil }
+
+// sized is a file's information with the size of its converted content.
+type sized struct {
+	fs.FileInfo
+	size int64
+}
+
+func (s sized) Size() int64 { return s.size }
 
 func (f *parentFS) Stat(name string) (fs.FileInfo, error) {
 	if from, real, ok := f.source(name); ok {

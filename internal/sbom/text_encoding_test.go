@@ -75,11 +75,6 @@ func TestTextEncodings(t *testing.T) {
 				t.Fatal("no components in plain UTF-8: the test shows nothing")
 			}
 			for name, enc := range textEncodings {
-				if strings.HasPrefix(name, "utf-16") && strings.HasPrefix(d.Name(), "maven-") {
-					// A pom.xml's parents are read as Maven writes them, in
-					// UTF-8 (a UTF-16 pom.xml alone is read).
-					continue
-				}
 				if diff := cmp.Diff(want, marked(mustExtract(t, copyEncoded(t, src, enc)))); diff != "" {
 					t.Errorf("%s (-plain +encoded):\n%s", name, diff)
 				}
