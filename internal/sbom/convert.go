@@ -103,7 +103,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 	if exName == requirements.Name && devRequirements(loc) {
 		c.Development = true
 	}
-	if m, ok := p.Metadata.(*nugetMeta); ok && m.bound != "" {
+	if m, ok := p.Metadata.(*declaredMeta); ok && m.bound != "" {
 		// An MSBuild version range ("[1.0,2.0)"): NuGet restores its
 		// lowest version, which p.Version is.
 		c.Properties = map[string]string{PropVersionConstraint: m.bound}
@@ -119,7 +119,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // lockIndex.devFlag; pdm's "dev" may be a default package's too.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name:
+	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

@@ -69,28 +69,28 @@ func readMSBuildPackages(in *filesystem.ScanInput, b []byte) ([]*extractor.Packa
 			dev = uses[strings.ToLower(r.name)] == devSeen
 		}
 		if bound != "" || dev {
-			p.Metadata = &nugetMeta{bound: bound, dev: dev}
+			p.Metadata = &declaredMeta{bound: bound, dev: dev}
 		}
 		pkgs = append(pkgs, p)
 	}
 	return pkgs, nil
 }
 
-// nugetMeta is what a project file says of a package beyond its name and
+// declaredMeta is what a project file says of a package beyond its name and
 // version: the range its version was read from, when it is the range's
 // lower bound rather than a pinned version (PropVersionConstraint), and
 // whether only development needs it (see msbuildProject).
-type nugetMeta struct {
+type declaredMeta struct {
 	bound string
 	dev   bool
 }
 
 // IsProtoable implements scalibr's metadata marker; Sentinel never
 // converts it to a protocol buffer.
-func (*nugetMeta) IsProtoable() {}
+func (*declaredMeta) IsProtoable() {}
 
 // DepGroups gives the development mark as devGroups reads it.
-func (m *nugetMeta) DepGroups() []string {
+func (m *declaredMeta) DepGroups() []string {
 	if m.dev {
 		return []string{"dev"}
 	}

@@ -61,6 +61,7 @@ func TestRegistry(t *testing.T) {
 		"swift/podfilelock":                  {"Podfile.lock"},
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
+		"python/pyproject":                   {"pyproject.toml", "libs/core/pyproject.toml"},
 		"dotnet/packagesconfig":              {"packages.config"},
 		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props", "Directory.Build.props", "src/Directory.Build.targets"},
 		"dotnet/paketlock":                   {"paket.lock"},

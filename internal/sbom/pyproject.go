@@ -1,0 +1,196 @@
+package sbom
+
+import (
+	"fmt"
+	"maps"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/purl"
+)
+
+// A Python project's pyproject.toml, where it has no lockfile.
+//
+// Many Python projects, libraries above all, declare their dependencies in
+// pyproject.toml and lock nothing. scalibr v0.5.3 does not read the file;
+// Sentinel reads it as it reads a requirements file (scalibr's way, and
+// osv-scanner's): a pinned requirement ("requests==2.25.0") is that
+// version; a bounded one ("flask>=2.0", "django~=4.2.1", Poetry's "^1.2")
+// is its lowest version, marked as a constraint (PropVersionConstraint:
+// the gate checks it and says it is a bound); one without a lower bound
+// has no version. Read:
+//
+//   - PEP 621: [project] dependencies; optional-dependencies, of which
+//     an extra named for development (test, dev, docs, lint: the words
+//     devRequirements knows) is development-only;
+//   - PEP 735: [dependency-groups], all development-only (groups are
+//     not installed with the package);
+//   - Poetry: [tool.poetry.dependencies] (not python itself), and
+//     [tool.poetry.group.*.dependencies] and the older
+//     [tool.poetry.dev-dependencies], development-only.
+//
+// A project with a lockfile (poetry.lock, uv.lock, pdm.lock, pylock.toml,
+// Pipfile.lock) or requirements files beside it is read from those, which
+// pin what is installed.
+
+var pyproject = ownExtractor{name: "python/pyproject", required: isPyproject, read: readPyproject}
+
+func isPyproject(p string) bool { return path.Base(p) == "pyproject.toml" }
+
+// pythonPins are the files that, beside a pyproject.toml, say what is
+// installed.
+var pythonPins = []string{"poetry.lock", "uv.lock", "pdm.lock", "pylock.toml", "Pipfile.lock", "requirements.txt"}
+
+func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	if in.FS != nil && anyFile(in.FS, path.Dir(in.Path), pythonPins...) {
+		return nil, nil // the lockfile or requirements file is read instead
+	}
+	var doc pyprojectManifest // project.go's
+	if _, err := toml.Decode(string(b), &doc); err != nil {
+		return nil, fmt.Errorf("not a pyproject.toml: %w", err)
+	}
+	var pkgs []*extractor.Package
+	add := func(name, version, bound string, dev bool) {
+		if name == "" {
+			return
+		}
+		p := &extractor.Package{Name: name, Version: version, PURLType: purl.TypePyPi, Location: extractor.LocationFromPath(in.Path)}
+		if bound != "" || dev {
+			p.Metadata = &declaredMeta{bound: bound, dev: dev}
+		}
+		pkgs = append(pkgs, p)
+	}
+	pep508 := func(reqs []string, dev bool) {
+		for _, r := range reqs {
+			name, version, bound := pythonRequirement(r)
+			add(name, version, bound, dev)
+		}
+	}
+	if p := doc.Project; p != nil {
+		pep508(p.Dependencies, false)
+		for _, extra := range slices.Sorted(maps.Keys(p.OptionalDependencies)) {
+			pep508(p.OptionalDependencies[extra], devRequirements("requirements/"+extra+".txt"))
+		}
+	}
+	for _, group := range slices.Sorted(maps.Keys(doc.DependencyGroups)) {
+		var reqs []string
+		for _, e := range doc.DependencyGroups[group] {
+			if s, ok := e.(string); ok { // not an {include-group = "..."}
+				reqs = append(reqs, s)
+			}
+		}
+		pep508(reqs, true)
+	}
+	poetry := func(deps map[string]any, dev bool) {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
+			if strings.EqualFold(name, "python") {
+				continue
+			}
+			spec := ""
+			switch v := deps[name].(type) {
+			case string:
+				spec = v
+			case map[string]any:
+				if s, ok := v["version"].(string); ok {
+					spec = s
+				} else {
+					continue // a path, git or url dependency: no registry version
+				}
+			default:
+				continue // several constraints by marker: not one version
+			}
+			version, bound := poetryVersion(spec)
+			add(name, version, bound, dev)
+		}
+	}
+	if p := doc.Tool.Poetry; p != nil {
+		poetry(p.Dependencies, false)
+		poetry(p.DevDependencies, true)
+		for _, g := range slices.Sorted(maps.Keys(p.Group)) {
+			poetry(p.Group[g].Dependencies, true)
+		}
+	}
+	return pkgs, nil
+}
+
+// pythonRequirement reads a PEP 508 requirement ("flask[async]>=2.0,<3;
+// python_version>'3.8'") as a requirements file's line is read: its name,
+// and the version it pins, or the lowest its bounds allow (with the
+// bound). A URL requirement ("pkg @ https://...") has no version.
+func pythonRequirement(r string) (name, version, bound string) {
+	r, _, _ = strings.Cut(r, ";") // environment markers
+	m := pep508Name.FindStringSubmatchIndex(r)
+	if m == nil {
+		return "", "", ""
+	}
+	name, rest := strings.TrimRight(r[m[2]:m[3]], "._-"), strings.TrimSpace(r[m[1]:])
+	if strings.HasPrefix(rest, "[") { // extras
+		_, rest, _ = strings.Cut(rest, "]")
+		rest = strings.TrimSpace(rest)
+	}
+	if strings.HasPrefix(rest, "@") {
+		return name, "", ""
+	}
+	rest = strings.Trim(rest, "() ")
+	var lowest, lowestOp string
+	for spec := range strings.SplitSeq(rest, ",") {
+		spec = strings.TrimSpace(spec)
+		for _, op := range []string{"===", "==", "~=", ">="} {
+			v, ok := strings.CutPrefix(spec, op)
+			if !ok {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			if v == "" || strings.ContainsAny(v, "*") {
+				break // "==2.*": a prefix, no one version
+			}
+			if op == "==" || op == "===" {
+				return name, v, ""
+			}
+			if lowest == "" {
+				lowest, lowestOp = v, op
+			}
+			break
+		}
+	}
+	if lowest == "" {
+		return name, "", ""
+	}
+	return name, lowest, lowestOp + lowest
+}
+
+// poetryVersion reads a Poetry constraint: a bare version ("2.25.0") or
+// "==2.25.0" pins it; "^1.2", "~1.2", "~=1.2" and ">=1.2,<2" give their
+// lowest version, with the bound; "*" and upper bounds give none.
+func poetryVersion(spec string) (version, bound string) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" || spec == "*" {
+		return "", ""
+	}
+	if pythonVersionish.MatchString(spec) {
+		return spec, ""
+	}
+	first, _, _ := strings.Cut(spec, ",")
+	first = strings.TrimSpace(first)
+	for _, op := range []string{"==", "^", "~=", "~", ">="} {
+		if v, ok := strings.CutPrefix(first, op); ok {
+			v = strings.TrimSpace(v)
+			if !pythonVersionish.MatchString(v) {
+				return "", ""
+			}
+			if op == "==" {
+				return v, ""
+			}
+			return v, spec
+		}
+	}
+	return "", ""
+}
+
+// pythonVersionish is a version as written (no operator or wildcard).
+var pythonVersionish = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+)*(?:[-_.]?[A-Za-z0-9]+)*(?:\+[A-Za-z0-9.]+)?$`)

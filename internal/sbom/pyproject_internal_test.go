@@ -1,0 +1,58 @@
+package sbom
+
+import (
+	"testing"
+
+	"github.com/google/osv-scalibr/extractor/filesystem"
+)
+
+// TestPythonRequirement: PEP 508 requirements read as a requirements
+// file's lines are: a pin, the lowest of a bound, or no version.
+func TestPythonRequirement(t *testing.T) {
+	for _, c := range []struct{ req, name, version, bound string }{
+		{"requests==2.25.0", "requests", "2.25.0", ""},
+		{"requests[socks] == 2.25.0 ; python_version < '3.8'", "requests", "2.25.0", ""},
+		{"flask>=2.0,<3", "flask", "2.0", ">=2.0"},
+		{"django ~= 4.2.1", "django", "4.2.1", "~=4.2.1"},
+		{"idna >= 3.4, != 3.5", "idna", "3.4", ">=3.4"},
+		{"urllib3 (>=1.21.1)", "urllib3", "1.21.1", ">=1.21.1"},
+		{"numpy<2", "numpy", "", ""},
+		{"pytest", "pytest", "", ""},
+		{"pip @ https://github.com/pypa/pip/archive/1.3.1.zip", "pip", "", ""},
+		{"zope.interface===5.4.0", "zope.interface", "5.4.0", ""},
+		{"six==1.*", "six", "", ""},
+		{"", "", "", ""},
+	} {
+		name, version, bound := pythonRequirement(c.req)
+		if name != c.name || version != c.version || bound != c.bound {
+			t.Errorf("pythonRequirement(%q) = %q, %q, %q; want %q, %q, %q", c.req, name, version, bound, c.name, c.version, c.bound)
+		}
+	}
+	for _, c := range []struct{ spec, version, bound string }{
+		{"2.25.0", "2.25.0", ""}, {"==2.25.0", "2.25.0", ""}, {"^1.2", "1.2", "^1.2"}, {"~1.2.3", "1.2.3", "~1.2.3"},
+		{">=1.2,<2.0", "1.2", ">=1.2,<2.0"}, {"*", "", ""}, {"<2.0", "", ""}, {"1.*", "", ""},
+	} {
+		if v, b := poetryVersion(c.spec); v != c.version || b != c.bound {
+			t.Errorf("poetryVersion(%q) = %q, %q; want %q, %q", c.spec, v, b, c.version, c.bound)
+		}
+	}
+}
+
+// FuzzPyproject: any bytes read as a pyproject.toml fail with an error or
+// give named packages.
+func FuzzPyproject(f *testing.F) {
+	f.Add([]byte("[project]\ndependencies = [\"flask>=2.0\", \"requests==2.25.0\"]\n[project.optional-dependencies]\ntest = [\"pytest==7.0\"]\n"))
+	f.Add([]byte("[tool.poetry.dependencies]\npython = \"^3.8\"\nrequests = \"^2.0\"\ncelery = {version = \"^4.3\", extras = [\"redis\"]}\n[tool.poetry.group.dev.dependencies]\nblack = \"*\"\n"))
+	f.Add([]byte("[dependency-groups]\ndev = [\"ruff==0.4.0\", {include-group = \"test\"}]\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pkgs, err := readPyproject(&filesystem.ScanInput{Path: "pyproject.toml"}, b)
+		if err != nil {
+			return
+		}
+		for _, p := range pkgs {
+			if p.Name == "" {
+				t.Fatalf("package without a name: %+v", p)
+			}
+		}
+	})
+}
