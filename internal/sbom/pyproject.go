@@ -34,6 +34,9 @@ import (
 //     [tool.poetry.group.*.dependencies] and the older
 //     [tool.poetry.dev-dependencies], development-only.
 //
+// A dependency from a git repository is a component with its repository
+// as its source (vcs_url), at the version a release tag names.
+//
 // A project with a lockfile (poetry.lock, uv.lock, pdm.lock, pylock.toml,
 // Pipfile.lock) or requirements files beside it is read from those, which
 // pin what is installed.
@@ -55,18 +58,32 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		return nil, fmt.Errorf("not a pyproject.toml: %w", err)
 	}
 	var pkgs []*extractor.Package
+	names := map[string]bool{} // the names read so far
 	add := func(name, version, bound string, dev bool) {
 		if name == "" {
 			return
 		}
+		names[pep503(name)] = true
 		p := &extractor.Package{Name: name, Version: version, PURLType: purl.TypePyPi, Location: extractor.LocationFromPath(in.Path)}
 		if bound != "" || dev {
 			p.Metadata = &declaredMeta{bound: bound, dev: dev}
 		}
 		pkgs = append(pkgs, p)
 	}
+	addGit := func(name, repo, ref string, dev bool) {
+		add(name, pypiReleaseTag(ref), "", dev)
+		pkgs[len(pkgs)-1].SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}
+	}
 	pep508 := func(reqs []string, dev bool) {
 		for _, r := range reqs {
+			if name, repo, ref, ok := gitRequirement(r); ok {
+				addGit(name, repo, ref, dev) // "pkg @ git+https://...@v1.2.3"
+				continue
+			}
+			if name, version, ok := archiveRequirement(r); ok {
+				add(name, version, "", dev) // "pkg @ https://.../pkg-1.2.3.tar.gz"
+				continue
+			}
 			name, version, bound := pythonRequirement(r)
 			add(name, version, bound, dev)
 		}
@@ -86,10 +103,11 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		}
 		pep508(reqs, true)
 	}
+	declared := maps.Clone(names) // PEP 621's and 735's
 	poetry := func(deps map[string]any, dev bool) {
 		for _, name := range slices.Sorted(maps.Keys(deps)) {
-			if strings.EqualFold(name, "python") {
-				continue
+			if strings.EqualFold(name, "python") || declared[pep503(name)] {
+				continue // Poetry 2 only enriches what [project] declares
 			}
 			spec := ""
 			switch v := deps[name].(type) {
@@ -98,8 +116,18 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 			case map[string]any:
 				if s, ok := v["version"].(string); ok {
 					spec = s
+				} else if repo, ok := v["git"].(string); ok && validPyPIName(name) {
+					ref, _ := v["tag"].(string)
+					if ref == "" {
+						ref, _ = v["rev"].(string)
+					}
+					if ref == "" {
+						ref, _ = v["branch"].(string)
+					}
+					addGit(name, strings.TrimPrefix(repo, "git+"), ref, dev)
+					continue
 				} else {
-					continue // a path, git or url dependency: no registry version
+					continue // a path or url dependency: no registry version
 				}
 			default:
 				continue // several constraints by marker: not one version

@@ -44,6 +44,7 @@ func FuzzPyproject(f *testing.F) {
 	f.Add([]byte("[project]\ndependencies = [\"flask>=2.0\", \"requests==2.25.0\"]\n[project.optional-dependencies]\ntest = [\"pytest==7.0\"]\n"))
 	f.Add([]byte("[tool.poetry.dependencies]\npython = \"^3.8\"\nrequests = \"^2.0\"\ncelery = {version = \"^4.3\", extras = [\"redis\"]}\n[tool.poetry.group.dev.dependencies]\nblack = \"*\"\n"))
 	f.Add([]byte("[dependency-groups]\ndev = [\"ruff==0.4.0\", {include-group = \"test\"}]\n"))
+	f.Add([]byte("[project]\ndependencies = [\"x @ git+https://github.com/a/x@v1.2.3\"]\n[tool.poetry.dependencies]\ny = {git = \"https://github.com/a/y\", tag = \"2.0.0\"}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pkgs, err := readPyproject(&filesystem.ScanInput{Path: "pyproject.toml"}, b)
 		if err != nil {
