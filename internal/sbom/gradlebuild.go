@@ -78,66 +78,40 @@ func scopeOf(code []byte) gradleScope {
 
 // script reads the script at p once.
 func (c *gradleScripts) script(fsys fs.FS, p string) gradleScript {
-	c.mu.Lock()
-	s, ok := c.scripts[p]
-	c.mu.Unlock()
-	if !ok {
-		if data, read := readGradleFile(fsys, p); read {
-			code := stripGradleComments(data)
-			s = gradleScript{code: code, scope: scopeOf(code), ok: true}
+	return memo(&c.mu, c.scripts, p, func() gradleScript {
+		data, read := readGradleFile(fsys, p)
+		if !read {
+			return gradleScript{}
 		}
-		c.mu.Lock()
-		c.scripts[p] = s
-		c.mu.Unlock()
-	}
-	return s
+		code := stripGradleComments(data)
+		return gradleScript{code: code, scope: scopeOf(code), ok: true}
+	})
 }
 
 // properties reads the gradle.properties at p once (nil when absent).
 func (c *gradleScripts) properties(fsys fs.FS, p string) map[string]string {
-	c.mu.Lock()
-	props, ok := c.props[p]
-	c.mu.Unlock()
-	if !ok {
+	return memo(&c.mu, c.props, p, func() map[string]string {
 		if data, read := readGradleFile(fsys, p); read {
-			props = javaProperties(data)
+			return javaProperties(data)
 		}
-		c.mu.Lock()
-		c.props[p] = props
-		c.mu.Unlock()
-	}
-	return props
+		return nil
+	})
 }
 
 // catalogBoot reads the Spring Boot plugin version that the version
 // catalog of the build at root declares, once.
 func (c *gradleScripts) catalogBoot(fsys fs.FS, root string) string {
-	c.mu.Lock()
-	v, ok := c.boot[root]
-	c.mu.Unlock()
-	if !ok {
+	return memo(&c.mu, c.boot, root, func() string {
 		if data, read := readGradleFile(fsys, path.Join(root, "gradle", "libs.versions.toml")); read {
-			v = catalogSpringBoot(data)
+			return catalogSpringBoot(data)
 		}
-		c.mu.Lock()
-		c.boot[root] = v
-		c.mu.Unlock()
-	}
-	return v
+		return ""
+	})
 }
 
 // buildSrcOf reads the buildSrc definitions of the build at root once.
 func (c *gradleScripts) buildSrcOf(fsys fs.FS, root string) gradleScope {
-	c.mu.Lock()
-	s, ok := c.buildSrc[root]
-	c.mu.Unlock()
-	if !ok {
-		s = buildSrcScope(fsys, root)
-		c.mu.Lock()
-		c.buildSrc[root] = s
-		c.mu.Unlock()
-	}
-	return s
+	return memo(&c.mu, c.buildSrc, root, func() gradleScope { return buildSrcScope(fsys, root) })
 }
 
 func isGradleBuild(p string) bool {

@@ -171,20 +171,15 @@ func (p pomXML) bom(fsys scalibrfs.FS, at string, k maven.ProjectKey) (maven.Dep
 		return maven.DependencyManagement{}, errNoBOM
 	}
 	c := p.cache
-	c.mu.Lock()
-	dm, ok := c.boms[f]
-	c.mu.Unlock()
-	if !ok {
+	dm := memo(&c.mu, c.boms, f, func() maven.DependencyManagement {
 		if raw, read := c.read(fsys, f); read {
 			_, chain := locateParents(fsys, f, raw, c)
 			if proj, ok := p.effective(fsys, raw, chain); ok {
-				dm = proj.DependencyManagement
+				return proj.DependencyManagement
 			}
 		}
-		c.mu.Lock()
-		c.boms[f] = dm
-		c.mu.Unlock()
-	}
+		return maven.DependencyManagement{}
+	})
 	if dm.Dependencies == nil {
 		return maven.DependencyManagement{}, errNoBOM
 	}

@@ -241,33 +241,20 @@ func repoPOM(k maven.ProjectKey) (string, bool) {
 // pomAt returns the coordinates of the POM file at p (in the repository
 // when p has repoMark), read once.
 func (pc *pomCache) pomAt(fsys scalibrfs.FS, p string) (pomCoords, bool) {
-	pc.mu.Lock()
-	c, ok := pc.coords[p]
-	pc.mu.Unlock()
-	if !ok {
+	c := memo(&pc.mu, pc.coords, p, func() pomCoords {
+		var c pomCoords
 		if data, ok := pc.read(fsys, p); ok {
 			c, _ = readPOMCoords(data)
 		}
-		pc.mu.Lock()
-		pc.coords[p] = c
-		pc.mu.Unlock()
-	}
+		return c
+	})
 	return c, c.key.ArtifactID != ""
 }
 
 // nearby is nearbyPOMs of the POM at p, listed once per directory.
 func (pc *pomCache) nearby(fsys scalibrfs.FS, p string) []string {
 	dir := path.Dir(p)
-	pc.mu.Lock()
-	list, ok := pc.near[dir]
-	pc.mu.Unlock()
-	if !ok {
-		list = nearbyPOMs(fsys, dir)
-		pc.mu.Lock()
-		pc.near[dir] = list
-		pc.mu.Unlock()
-	}
-	return list
+	return memo(&pc.mu, pc.near, dir, func() []string { return nearbyPOMs(fsys, dir) })
 }
 
 // maxPOMSize bounds a candidate parent POM (the largest on Maven Central
