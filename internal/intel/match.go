@@ -79,7 +79,7 @@ func (idx *Index) Stats() IndexStats { return idx.stats }
 // purl of a type without advisories (pkg:generic, pkg:github) or without a
 // version yields no matches.
 func (idx *Index) Match(p string) ([]sentinel.AdvisoryMatch, error) {
-	r, err := idx.matchPurl(p, nil)
+	r, err := idx.matchPurl(p)
 	return r.Matches, err
 }
 
@@ -130,7 +130,8 @@ const batchChunk = 256
 // It works through them a group at a time, in stages: read every purl of
 // the group and hash its package key; read the first slot each key
 // probes; read each candidate package and its key; read the start of each
-// package's entries, ranges and events; then confirm each key and answer.
+// package's entries, ranges and events; confirm each key and find the
+// entries its version hits; read those entries' advisories; then answer.
 // Each stage's loads are independent of one another, so the processor has
 // a group's cache misses in flight together, where a purl at a time waits
 // for each in turn: against a large index, most of a match is waiting for
@@ -149,8 +150,12 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult, slab *m
 		for i := range n {
 			qs[i] = query{}
 			idx.read(&qs[i], purls[i])
-			if !qs[i].done && len(t.slots) > 0 {
-				sink += *t.slot(qs[i].hash)
+		}
+		if len(t.slots) > 0 {
+			for i := range n {
+				if !qs[i].done {
+					sink += *t.slot(qs[i].hash)
+				}
 			}
 		}
 		for i := range n {
@@ -177,10 +182,23 @@ func (idx *Index) matchChunk(purls []string, out []sentinel.MatchResult, slab *m
 			q := &qs[i]
 			if !q.done {
 				idx.resolve(q, q.cand)
+				q.hits = idx.hits(q, &slab.ms[i], slab.bufs[i][:0])
+				slab.bufs[i] = q.hits[:0] // keep what it grew to
 			}
-			r, err := idx.answer(q, slab)
-			if err != nil {
-				r.Error = "cannot parse the purl: " + err.Error()
+		}
+		for i := range n {
+			for _, e := range qs[i].hits {
+				sink += e.touchHit()
+			}
+		}
+		for i := range n {
+			q := &qs[i]
+			if !q.done {
+				slab.ms[i].build(&q.res, q.hits, slab)
+			}
+			r := q.res
+			if q.err != nil {
+				r.Error = "cannot parse the purl: " + q.err.Error()
 			}
 			out[i] = r
 		}
@@ -197,9 +215,7 @@ const matchGroup = 16
 // optimised away.
 var touchSink atomic.Uint64
 
-// touchMeta loads the advisory data of the entries touch loaded, what a
-// match through them reads, and the first breakpoints a table lookup
-// compares with.
+// touchMeta loads the first breakpoints a table lookup compares with.
 func (p *pkgIndex) touchMeta() uint64 {
 	var x uint64
 	for _, t := range p.tabs {
@@ -208,20 +224,23 @@ func (p *pkgIndex) touchMeta() uint64 {
 			x += uint64(t.points[n/2].v.nfast + t.points[n/4].v.nfast + t.points[3*n/4].v.nfast)
 		}
 	}
-	for i := range min(len(p.entries), 4) {
-		e := &p.entries[i]
-		x += uint64(len(e.meta.sev.label))
-		if e.sev != nil {
-			x += uint64(len(e.sev.label))
-		}
-		if e.sevSiblings != nil {
-			x += uint64(len(e.sevSiblings.label))
-		}
-		if len(e.allFixed) > 0 {
-			x += uint64(e.allFixed[0].v.nfast)
-		} else if len(e.fixed) > 0 {
-			x += uint64(e.fixed[0].v.nfast)
-		}
+	return x
+}
+
+// touchHit loads what newMatch reads of a hit entry beyond the entry
+// itself: its advisory's data, severity and first fixed version.
+func (e *entry) touchHit() uint64 {
+	x := uint64(len(e.meta.sev.label))
+	if e.sev != nil {
+		x += uint64(len(e.sev.label))
+	}
+	if e.sevSiblings != nil {
+		x += uint64(len(e.sevSiblings.label))
+	}
+	if len(e.allFixed) > 0 {
+		x += uint64(e.allFixed[0].v.nfast)
+	} else if len(e.fixed) > 0 {
+		x += uint64(e.fixed[0].v.nfast)
 	}
 	return x
 }
@@ -251,9 +270,11 @@ func (p *pkgIndex) touch() uint64 {
 // into another's.
 type matchSlab struct {
 	free []sentinel.AdvisoryMatch
-	// m and hits are a worker's scratch for matchPkg.
-	m    matcher
-	hits []*entry
+	// ms and bufs are a worker's scratch, a matcher and a hit buffer for
+	// each query of matchChunk's group: set up anew, they are most of what
+	// a match would otherwise clear.
+	ms   [matchGroup]matcher
+	bufs [matchGroup][]*entry
 }
 
 // slabBlock is the number of matches a slab block holds.
@@ -296,13 +317,13 @@ func noMatches() []sentinel.AdvisoryMatch { return []sentinel.AdvisoryMatch{} }
 
 // matchPurl matches one purl; the error is the purl's parse error, for
 // Match to return and MatchBatch to put in the result.
-func (idx *Index) matchPurl(p string, slab *matchSlab) (sentinel.MatchResult, error) {
+func (idx *Index) matchPurl(p string) (sentinel.MatchResult, error) {
 	var q query
 	idx.read(&q, p)
 	if !q.done {
 		idx.resolve(&q, idx.pkgs.candidate(q.hash))
 	}
-	return idx.answer(&q, slab)
+	return idx.answer(&q)
 }
 
 // query is one purl of a match on its way through the stages: read parses
@@ -324,6 +345,8 @@ type query struct {
 	done bool
 	res  sentinel.MatchResult
 	err  error
+	// hits are the entries the version hits, once resolved (Index.hits).
+	hits []*entry
 }
 
 // read parses the purl p into q and hashes its package key.
@@ -378,11 +401,11 @@ func (idx *Index) resolve(q *query, c int) {
 }
 
 // answer is the match for a resolved query.
-func (idx *Index) answer(q *query, slab *matchSlab) (sentinel.MatchResult, error) {
+func (idx *Index) answer(q *query) (sentinel.MatchResult, error) {
 	if q.done {
 		return q.res, q.err
 	}
-	r := idx.matchPkg(q.pkg, q.eco, q.ver, q.eol, slab)
+	r := idx.matchPkg(q.pkg, q.eco, q.ver, q.eol)
 	r.Purl = q.purl
 	return r, nil
 }
@@ -407,38 +430,61 @@ func appendPackageKey(b []byte, eco, name string) []byte {
 // the matches.
 func (idx *Index) matchKey(key, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
 	pkg, _ := idx.pkgs.get(key)
-	return idx.matchPkg(pkg, eco, ver, eol, nil)
+	return idx.matchPkg(pkg, eco, ver, eol)
 }
 
 // matchPkg is matchKey with the package looked up.
-func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStatus, slab *matchSlab) sentinel.MatchResult {
-	base, release, _ := strings.Cut(eco, ":")
+func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStatus) sentinel.MatchResult {
 	res := sentinel.MatchResult{Matches: noMatches(), EOL: eol}
 	if pkg == nil || ver == "" {
 		return res
 	}
-	// A batch's worker reuses its matcher and hit buffer: set up anew,
-	// they are most of what a match would otherwise clear.
-	var m *matcher
-	var hitBuf []*entry
-	if slab != nil {
-		m, hitBuf = &slab.m, slab.hits[:0]
-	} else {
-		m = new(matcher)
+	var m matcher
+	m.reset(pkg, eco, ver)
+	m.build(&res, m.find(nil, &res), nil)
+	return res
+}
+
+// hits starts the answer of a resolved query in q.res (with its undecided
+// advisories) and returns the entries it hits, appended to buf; m is set
+// up for build.
+func (idx *Index) hits(q *query, m *matcher, buf []*entry) []*entry {
+	q.res = sentinel.MatchResult{Purl: q.purl, Matches: noMatches(), EOL: q.eol}
+	if q.pkg == nil {
+		m.pkg = nil
+		return nil
 	}
+	m.reset(q.pkg, q.eco, q.ver)
+	return m.find(buf, &q.res)
+}
+
+// reset sets m up to match ver (in eco, which may carry a release) against
+// pkg.
+func (m *matcher) reset(pkg *pkgIndex, eco, ver string) {
+	base, release, _ := strings.Cut(eco, ":")
 	m.pkg, m.base, m.release, m.ver, m.have = pkg, base, release, ver, [2]bool{}
-	hits, ok := m.tableHits(hitBuf, &res)
+}
+
+// find returns the entries m's version hits, appended to buf, and adds the
+// advisories it cannot decide to res.Undecided: from the decision tables,
+// or by walking every entry where they cannot answer.
+func (m *matcher) find(buf []*entry, res *sentinel.MatchResult) []*entry {
+	hits, ok := m.tableHits(buf, res)
 	if !ok {
 		res.Undecided = nil
-		hits = m.walkHits(hitBuf[:0], &res)
+		hits = m.walkHits(buf[:0], res)
 	}
-	if slab != nil {
-		slab.hits = hits[:0] // keep what it grew to
-	}
+	return hits
+}
+
+// build sets res's matches, one per hit, and leaves out of res.Undecided
+// the advisories a hit decided.
+func (m *matcher) build(res *sentinel.MatchResult, hits []*entry, slab *matchSlab) {
 	if len(hits) > 0 {
 		res.Matches = slab.take(len(hits))
+		q := m.q(false)
 		for i, e := range hits {
-			res.Matches[i] = newMatch(e, release, m.q(false), eol, base)
+			res.Matches[i] = newMatch(e, m.release, q, res.EOL, m.base)
 		}
 	}
 	// An advisory matched through one entry is decided, whatever a sibling
@@ -451,5 +497,4 @@ func (idx *Index) matchPkg(pkg *pkgIndex, eco, ver string, eol *sentinel.EOLStat
 			res.Undecided = nil
 		}
 	}
-	return res
 }
