@@ -36,8 +36,21 @@ import (
 //     it has a purl.
 //
 // A component without a purl cannot be matched against advisories: it is
-// left out and counted in a warning. Result.Files has one entry for the
+// left out and counted in a warning, unless it is not a package at all (a
+// source file, data, a model: notPackage), which is only left out. Result.Files has one entry for the
 // document; Result.Root is empty.
+
+// notPackage are the CycloneDX component types that name no package: Syft
+// lists every file it read as a "file" component, cyclonedx-gomod each
+// source file of a module. Without a purl they are not components an
+// advisory could name, and warning that they cannot be matched says
+// nothing.
+var notPackage = map[string]bool{
+	"file":                   true,
+	"data":                   true,
+	"machine-learning-model": true,
+	"cryptographic-asset":    true,
+}
 
 // ReadSBOM reads a CycloneDX (JSON or XML) or SPDX (JSON, YAML or tag-value;
 // SPDX 3 JSON-LD) SBOM. The error wraps
@@ -211,6 +224,9 @@ func (d *Document) result() *Result {
 	var projects []sentinel.Component
 	var left leftOut
 	for _, c := range d.Components {
+		if c.NoPurl && notPackage[c.Type] {
+			continue // a source file, data: nothing an advisory names
+		}
 		sc, ok := sbomComponent(c.Purl, c.Group, c.Name, c.Version, c.Type, c.Locations, c.Licenses)
 		if c.NoPurl || !ok {
 			name := c.Name

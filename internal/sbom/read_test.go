@@ -184,4 +184,9 @@ func TestReadGoPackages(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("components %v, want %v", got, want)
 	}
+	// Its 19 "file" components (each package's source files) are not
+	// packages left out.
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings %+v, want none", res.Warnings)
+	}
 }
