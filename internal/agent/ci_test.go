@@ -25,7 +25,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/agent"
 	"github.com/sentinel-sca/sentinel/internal/intel"
 	"github.com/sentinel-sca/sentinel/internal/report"
-	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 	"github.com/sentinel-sca/sentinel/internal/server"
 	"github.com/sentinel-sca/sentinel/internal/testing/servertest"
 )
@@ -258,7 +258,7 @@ func TestCIFormats(t *testing.T) {
 	if code != 70 {
 		t.Fatalf("cyclonedx run: exit %d", code)
 	}
-	if err := sbom.Validate([]byte(stdout)); err != nil {
+	if err := validation.Validate([]byte(stdout)); err != nil {
 		t.Error(err)
 	}
 	for _, want := range []string{`"bom-ref": "pkg:composer/drupal/core@8.5.0"`, `"id": "DRUPAL-CORE-2018-002"`, `"name": "sentinel:kev"`} {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // TestSBOMEnrichOffline: `sentinel sbom --enrich --offline-db` writes a
@@ -23,7 +23,7 @@ func TestSBOMEnrichOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sbom.Validate(data); err != nil {
+	if err := validation.Validate(data); err != nil {
 		t.Fatalf("enriched SBOM is not valid CycloneDX 1.5: %v", err)
 	}
 	var doc struct {

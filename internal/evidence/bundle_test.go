@@ -18,7 +18,7 @@ import (
 
 	"github.com/sentinel-sca/sentinel/internal/evidence"
 	"github.com/sentinel-sca/sentinel/internal/evidence/verify"
-	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 	"github.com/sentinel-sca/sentinel/internal/signing"
 	"github.com/sentinel-sca/sentinel/internal/testing/testenv"
 )
@@ -140,7 +140,7 @@ func TestConsolidatedDeterministic(t *testing.T) {
 	if diff := cmp.Diff(want, string(ca1)); diff != "" {
 		t.Errorf("consolidated mismatch (-want +got):\n%s", diff)
 	}
-	if err := sbom.Validate(ca1); err != nil {
+	if err := validation.Validate(ca1); err != nil {
 		t.Errorf("consolidated is not valid CycloneDX 1.5: %v", err)
 	}
 	var v any

@@ -15,6 +15,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/evidence"
 	"github.com/sentinel-sca/sentinel/internal/inventory"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 	"github.com/sentinel-sca/sentinel/internal/store"
 	"github.com/sentinel-sca/sentinel/internal/testing/pgtest"
 )
@@ -92,7 +93,7 @@ func TestConsolidatedGraphFromStore(t *testing.T) {
 			if second := build(created.Add(-time.Hour)); !bytes.Equal(first, second) {
 				t.Fatalf("consolidated differs between builds:\n%s\n%s", first, second)
 			}
-			if err := sbom.Validate(first); err != nil {
+			if err := validation.Validate(first); err != nil {
 				t.Errorf("consolidated is not valid CycloneDX 1.5: %v", err)
 			}
 

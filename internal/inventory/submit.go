@@ -18,6 +18,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // AcceptedSpecVersions are the CycloneDX versions a submission may have.
@@ -117,9 +118,9 @@ func (s *Service) Ingest(ctx context.Context, org *sentinel.Organization, keyID,
 func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, serial, certHost, host string, data []byte, sum string, actor sentinel.Actor) (*SubmitResponse, error) {
 	// Checked against the official schema of its declared version before
 	// it is kept: what is accepted is evidence an auditor receives signed.
-	doc, err := sbom.DecodeValidated(data)
+	doc, err := validation.DecodeValidated(data)
 	if err != nil {
-		var ve *sbom.ValidationError
+		var ve *validation.ValidationError
 		if errors.As(err, &ve) {
 			// Not CycloneDX JSON at all (XML, SPDX, not JSON): the reader
 			// says what it is, which helps more than a schema path.

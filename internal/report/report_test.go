@@ -19,6 +19,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/intel"
 	"github.com/sentinel-sca/sentinel/internal/report"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/golden")
@@ -489,7 +490,7 @@ func TestSARIFSchema(t *testing.T) {
 // vulnerabilities, with the suppressed ones analysed.
 func TestCycloneDX(t *testing.T) {
 	data := write(t, report.FormatCycloneDX, report.New(input(t, components()), suppressions(t)))
-	if err := sbom.Validate(data); err != nil {
+	if err := validation.Validate(data); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{`"id": "GHSA-c9hw-wf7x-jp9j"`, `"state": "not_affected"`, `"justification": "code_not_reachable"`, `"name": "sentinel:suppressed"`, `"value": "pkg:pypi/django@1.2=ignore"`} {
@@ -498,7 +499,7 @@ func TestCycloneDX(t *testing.T) {
 		}
 	}
 	// An empty run is still valid.
-	if err := sbom.Validate(write(t, report.FormatCycloneDX, report.New(report.Input{Root: "."}, nil))); err != nil {
+	if err := validation.Validate(write(t, report.FormatCycloneDX, report.New(report.Input{Root: "."}, nil))); err != nil {
 		t.Error(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // Large-tree measurements. They need a real source tree outside the
@@ -70,7 +71,7 @@ func TestExtractTree(t *testing.T) {
 	t.Logf("%d files walked, %d lockfiles read, %d components, %d file errors, SBOM %d bytes, %v",
 		res.Walked, len(res.Files), len(res.Components), len(res.Errors), len(data), elapsed)
 	if *validateFlag {
-		if err := sbom.Validate(data); err != nil {
+		if err := validation.Validate(data); err != nil {
 			t.Errorf("Validate: %v", err)
 		}
 	}

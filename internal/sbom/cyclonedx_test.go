@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata/golden")
@@ -56,7 +57,7 @@ func TestBOMGolden(t *testing.T) {
 	if diff := cmp.Diff(string(want), string(got)); diff != "" {
 		t.Errorf("SBOM of %s mismatch (-want +got), rerun with -update if intended:\n%s", name, diff)
 	}
-	if err := sbom.Validate(got); err != nil {
+	if err := validation.Validate(got); err != nil {
 		t.Errorf("golden SBOM does not validate: %v", err)
 	}
 }
@@ -74,7 +75,7 @@ func TestBOMEveryCase(t *testing.T) {
 		t.Run(strings.ReplaceAll(d, ".", "all"), func(t *testing.T) {
 			res := mustExtract(t, filepath.Join(lockfiles, d))
 			b1 := mustBOMBytes(t, res, d)
-			if err := sbom.Validate(b1); err != nil {
+			if err := validation.Validate(b1); err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
 			res2 := mustExtract(t, filepath.Join(lockfiles, d))
@@ -151,7 +152,7 @@ func TestBOMEveryCase(t *testing.T) {
 func TestValidateRejects(t *testing.T) {
 	res := mustExtract(t, filepath.Join(lockfiles, "npm-v2-endoflife-site"))
 	good := mustBOMBytes(t, res, "site")
-	if err := sbom.Validate(good); err != nil {
+	if err := validation.Validate(good); err != nil {
 		t.Fatalf("Validate(good) = %v", err)
 	}
 	edit := func(f func(m map[string]any)) []byte {
@@ -186,11 +187,11 @@ func TestValidateRejects(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := sbom.Validate(tc.doc)
+			err := validation.Validate(tc.doc)
 			if err == nil {
 				t.Fatalf("Validate(%s) = nil, want an error", tc.name)
 			}
-			if !errors.Is(err, sbom.ErrInvalidBOM) {
+			if !errors.Is(err, validation.ErrInvalidBOM) {
 				t.Errorf("Validate(%s) = %v, want it to wrap ErrInvalidBOM", tc.name, err)
 			}
 		})
@@ -259,7 +260,7 @@ func TestBOMDeclaresLeaves(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := sbom.Validate(b); err != nil {
+			if err := validation.Validate(b); err != nil {
 				t.Fatalf("the SBOM is not valid CycloneDX 1.5: %v", err)
 			}
 			declared := map[string]bool{}

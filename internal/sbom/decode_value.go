@@ -11,11 +11,11 @@ import (
 	packageurl "github.com/package-url/packageurl-go"
 )
 
-// documentFrom builds the Document that Decode would give from the
+// DocumentFrom builds the Document that Decode would give from the
 // document as the schema validator parsed it (maps, slices, strings,
 // json.Number), so that the submission path parses the bytes once. It
 // applies Decode's rules; the schema has already checked the types.
-func documentFrom(inst any) (*Document, error) {
+func DocumentFrom(inst any) (*Document, error) {
 	top, ok := inst.(map[string]any)
 	if !ok {
 		return nil, reject("the SBOM is not a JSON object")

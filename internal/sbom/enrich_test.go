@@ -10,6 +10,7 @@ import (
 
 	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 func TestEnrich(t *testing.T) {
@@ -56,7 +57,7 @@ func TestEnrich(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sbom.Validate(data); err != nil {
+	if err := validation.Validate(data); err != nil {
 		t.Fatalf("enriched SBOM does not validate: %v", err)
 	}
 	var doc struct {
@@ -173,7 +174,7 @@ func TestEnrichRealCase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sbom.Validate(data); err != nil {
+	if err := validation.Validate(data); err != nil {
 		t.Errorf("Validate: %v", err)
 	}
 }

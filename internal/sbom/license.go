@@ -2,6 +2,7 @@ package sbom
 
 import (
 	"encoding/json"
+	"github.com/sentinel-sca/sentinel/internal/sbom/schema"
 	"strings"
 	"sync"
 
@@ -20,7 +21,7 @@ import (
 
 var spdxIDs = sync.OnceValue(func() map[string]string {
 	ids := map[string]string{}
-	b, err := schemaFS.ReadFile("schema/spdx.schema.json")
+	b, err := schema.Files.ReadFile("spdx.schema.json")
 	if err != nil {
 		return ids
 	}

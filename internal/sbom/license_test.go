@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // TestLicensesFromLockfiles: the licenses package-lock.json (v2) and
@@ -117,7 +117,7 @@ func TestLicensesInCycloneDX(t *testing.T) {
 		t.Run(tc.dir, func(t *testing.T) {
 			res := mustExtract(t, filepath.Join(lockfiles, tc.dir))
 			b := mustBOMBytes(t, res, tc.dir)
-			if err := sbom.Validate(b); err != nil {
+			if err := validation.Validate(b); err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
 			var doc struct {

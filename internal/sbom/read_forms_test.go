@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // TestReadSBOMSubjectWithoutPurl: a document whose subject has no purl (a
@@ -129,7 +130,7 @@ func TestReadCycloneDX17(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sbom.Validate(b); err != nil {
+	if err := validation.Validate(b); err != nil {
 		t.Errorf("Validate: %v", err)
 	}
 	res := mustReadSBOM(t, name)

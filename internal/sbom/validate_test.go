@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/validation"
 )
 
 // specVectors are the official CycloneDX test vectors (testdata/
@@ -37,7 +38,7 @@ func TestSpecVectors(t *testing.T) {
 					continue // the XML twins are ReadSBOM's (read_encodings_test.go)
 				}
 				data := mustRead(t, filepath.Join(specVectors, v, name))
-				err := sbom.Validate(data)
+				err := validation.Validate(data)
 				switch {
 				case strings.HasPrefix(name, "valid-"):
 					valid++
@@ -46,8 +47,8 @@ func TestSpecVectors(t *testing.T) {
 					}
 				case strings.HasPrefix(name, "invalid-"):
 					invalid++
-					var ve *sbom.ValidationError
-					if !errors.As(err, &ve) || !errors.Is(err, sbom.ErrInvalidBOM) || len(ve.Errors) == 0 {
+					var ve *validation.ValidationError
+					if !errors.As(err, &ve) || !errors.Is(err, validation.ErrInvalidBOM) || len(ve.Errors) == 0 {
 						t.Errorf("%s: Validate = %v, want a ValidationError", name, err)
 						continue
 					}
@@ -80,8 +81,8 @@ func TestValidateErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			err := sbom.Validate(mustRead(t, filepath.Join(specVectors, "1.5", tc.file)))
-			var ve *sbom.ValidationError
+			err := validation.Validate(mustRead(t, filepath.Join(specVectors, "1.5", tc.file)))
+			var ve *validation.ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("Validate = %v", err)
 			}
@@ -107,18 +108,18 @@ func TestValidateProducers(t *testing.T) {
 		if name == "npm-11.19.1-cheerio.cdx.json" && !bytes.Contains(b, []byte(`"url": "git@github.com:`)) {
 			t.Fatalf("%s has no scp-style repository URL", name)
 		}
-		if err := sbom.Validate(b); err != nil {
+		if err := validation.Validate(b); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 
 	doc := `{"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1, "metadata": {"timestamp": "yesterday"},
 		"components": [{"type": "library", "name": "a", "externalReferences": [{"type": "vcs", "url": 42}]}]}`
-	var ve *sbom.ValidationError
-	if err := sbom.Validate([]byte(doc)); !errors.As(err, &ve) {
+	var ve *validation.ValidationError
+	if err := validation.Validate([]byte(doc)); !errors.As(err, &ve) {
 		t.Fatalf("Validate = %v", err)
 	}
-	seen := map[sbom.SchemaError]bool{}
+	seen := map[validation.SchemaError]bool{}
 	for _, e := range ve.Errors {
 		if seen[e] {
 			t.Errorf("%s: %s reported twice in %+v", e.Path, e.Reason, ve.Errors)
@@ -134,15 +135,15 @@ func TestValidateDeclaredVersion(t *testing.T) {
 	// A 1.6 feature (a component of type "cryptographic-asset") is valid in
 	// 1.6 and refused when the same document declares 1.5.
 	doc := `{"bomFormat":"CycloneDX","specVersion":"%s","version":1,"components":[{"type":"cryptographic-asset","name":"aes"}]}`
-	if err := sbom.Validate([]byte(strings.Replace(doc, "%s", "1.6", 1))); err != nil {
+	if err := validation.Validate([]byte(strings.Replace(doc, "%s", "1.6", 1))); err != nil {
 		t.Errorf("1.6: %v", err)
 	}
-	if err := sbom.Validate([]byte(strings.Replace(doc, "%s", "1.5", 1))); err == nil {
+	if err := validation.Validate([]byte(strings.Replace(doc, "%s", "1.5", 1))); err == nil {
 		t.Error("1.5 accepted a 1.6 component type")
 	}
 	for _, bad := range []string{`{"bomFormat":"CycloneDX","specVersion":"1.8"}`, `{"spdxVersion":"SPDX-2.3"}`, `not json`} {
-		var ve *sbom.ValidationError
-		if err := sbom.Validate([]byte(bad)); !errors.As(err, &ve) || len(ve.Errors) != 1 {
+		var ve *validation.ValidationError
+		if err := validation.Validate([]byte(bad)); !errors.As(err, &ve) || len(ve.Errors) != 1 {
 			t.Errorf("Validate(%q) = %v, want one error", bad, err)
 		}
 	}
@@ -167,13 +168,13 @@ func sbom5000(tb testing.TB) []byte {
 //	go test ./internal/sbom -run '^$' -bench DecodeValidated -benchtime 20x
 func BenchmarkDecodeValidated5000(b *testing.B) {
 	data := sbom5000(b)
-	if _, err := sbom.DecodeValidated(data); err != nil { // compiles the schema
+	if _, err := validation.DecodeValidated(data); err != nil { // compiles the schema
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		doc, err := sbom.DecodeValidated(data)
+		doc, err := validation.DecodeValidated(data)
 		if err != nil || len(doc.Components) < 5000 {
 			b.Fatalf("DecodeValidated: %v", err)
 		}
@@ -200,7 +201,7 @@ func TestDecodeValidatedAgrees(t *testing.T) {
 	docs["sbom5000"] = sbom5000(t)
 	for name, data := range docs {
 		want, werr := sbom.Decode(data)
-		got, gerr := sbom.DecodeValidated(data)
+		got, gerr := validation.DecodeValidated(data)
 		if werr != nil {
 			// Decode refuses what the schema allows (a component without a
 			// name in 1.2, ...): the submission path refuses it too.

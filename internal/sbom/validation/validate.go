@@ -1,8 +1,11 @@
-package sbom
+// Package validation checks CycloneDX JSON documents against the official
+// schema of the version they declare, for the submission path. It is apart
+// from package sbom so that the agent, which writes and reads SBOMs but never
+// validates one, does not carry the validator and its schemas.
+package validation
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +18,9 @@ import (
 	"sync/atomic"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
+	"github.com/sentinel-sca/sentinel/internal/sbom/schema"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -37,9 +43,6 @@ var printer = message.NewPrinter(language.English)
 // sbom writes), and rejecting them would refuse npm's own SBOMs.
 //
 // The schemas are compiled once per version, on first use.
-
-//go:embed schema/*.json
-var schemaFS embed.FS
 
 // schemaBase is the $id prefix of the CycloneDX schemas; they refer to
 // spdx.schema.json and jsf-0.82.schema.json relative to it.
@@ -64,7 +67,7 @@ func schemaFor(specVersion string) (*schemas, error) {
 		c.RegisterFormat(anyIRIReference)
 		main := "bom-" + specVersion + ".schema.json"
 		for _, name := range []string{main, "spdx.schema.json", "jsf-0.82.schema.json", "cryptography-defs.schema.json"} {
-			b, err := schemaFS.ReadFile("schema/" + name)
+			b, err := schema.Files.ReadFile(name)
 			if err != nil {
 				return nil, fmt.Errorf("read embedded schema %s: %w", name, err)
 			}
@@ -307,7 +310,7 @@ func peekHead(data []byte) (docHead, error) {
 			err = dec.Decode(&h.SpecVersion)
 			found++
 		default:
-			err = dec.Decode(&skipValue{})
+			err = dec.Decode(new(json.RawMessage))
 		}
 		if err != nil {
 			return h, err
@@ -370,12 +373,12 @@ func isIdent(s string) bool {
 // 5,000 components.
 //
 // The document is parsed once: the validator's parse is converted into the
-// Document (documentFrom), with Decode's rules; TestDecodeValidatedAgrees
+// Document (sbom.DocumentFrom), with Decode's rules; TestDecodeValidatedAgrees
 // holds the two to the same result.
-func DecodeValidated(data []byte) (*Document, error) {
+func DecodeValidated(data []byte) (*sbom.Document, error) {
 	inst, err := validate(data)
 	if err != nil {
 		return nil, err
 	}
-	return documentFrom(inst)
+	return sbom.DocumentFrom(inst)
 }
