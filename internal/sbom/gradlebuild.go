@@ -109,6 +109,26 @@ func (c *gradleScripts) catalogBoot(fsys fs.FS, root string) string {
 	})
 }
 
+// inPluginBuild reports whether dir is in a build of plugins that the
+// settings of a build above it include (gradlePluginBuilds): its
+// build-logic.
+func (c *gradleScripts) inPluginBuild(fsys fs.FS, dir string) bool {
+	for d := path.Dir(dir); ; d = path.Dir(d) {
+		for _, name := range []string{"settings.gradle", "settings.gradle.kts"} {
+			if set := c.script(fsys, path.Join(d, name)); set.ok {
+				for _, b := range gradlePluginBuilds(set.code) {
+					if b := path.Join(d, b); dir == b || strings.HasPrefix(dir, b+"/") {
+						return true
+					}
+				}
+			}
+		}
+		if d == "." || d == "/" {
+			return false
+		}
+	}
+}
+
 // buildSrcOf reads the buildSrc definitions of the build at root once.
 func (c *gradleScripts) buildSrcOf(fsys fs.FS, root string) gradleScope {
 	return memo(&c.mu, c.buildSrc, root, func() gradleScope { return buildSrcScope(fsys, root) })
@@ -168,9 +188,11 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 		own.merge(c.buildSrcOf(in.FS, root))
 	}
 	var out []*extractor.Package
-	// buildSrc holds the build's own logic: what it depends on builds the
-	// project and does not ship with it.
+	// buildSrc, and a build of plugins that the settings include, hold
+	// the build's own logic: what they depend on builds the project and
+	// does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
+	buildLogic = buildLogic || in.FS != nil && c.inPluginBuild(in.FS, dir)
 	// An Android test module builds only tests.
 	buildLogic = buildLogic || gradleTestModule(script, nil)
 	boot := springBootVersion(script, above, own.props)

@@ -96,12 +96,44 @@ type catalogRefs struct {
 // catalogUses reads the build scripts of the build at root (not in
 // hidden or build output directories) for the catalog's libraries they
 // use: by normalised key, devSeen and/or prodSeen. Every use in a test
-// module (gradleTestModule) is development's.
+// module (gradleTestModule) or in the build's own logic (buildSrc, a build
+// of plugins that the settings include: gradlePluginBuilds) is
+// development's. The convention plugins of such a build apply
+// dependencies to the modules: their sources' uses count per
+// configuration (conventionUses).
 func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 	uses := map[string]uint8{}
-	walkBuildFiles(fsys, root, []string{"build"}, isGradleBuild, func(p string, data []byte) {
+	logic := []string{path.Join(root, "buildSrc")}
+	for _, name := range []string{"settings.gradle", "settings.gradle.kts"} {
+		if b, err := fs.ReadFile(fsys, path.Join(root, name)); err == nil {
+			for _, d := range gradlePluginBuilds(stripGradleComments(plainText(b))) {
+				logic = append(logic, path.Join(root, d))
+			}
+		}
+	}
+	inLogic := func(p string) bool {
+		return slices.ContainsFunc(logic, func(d string) bool { return strings.HasPrefix(p, d+"/") })
+	}
+	use := func(ref string, flag uint8) {
+		if name, ok := strings.CutPrefix(ref, "bundles."); ok {
+			for _, key := range refs.bundles[name] {
+				uses[key] |= flag
+			}
+			return
+		}
+		if strings.HasPrefix(ref, "versions.") || strings.HasPrefix(ref, "plugins.") {
+			return
+		}
+		uses[ref] |= flag
+	}
+	want := func(p string) bool { return isGradleBuild(p) || inLogic(p) && conventionSource(p) }
+	walkBuildFiles(fsys, root, []string{"build"}, want, func(p string, data []byte) {
 		code := stripGradleComments(data)
-		devModule := strings.Contains("/"+p, "/buildSrc/") || gradleTestModule(code, refs.testPlugins)
+		if !isGradleBuild(p) {
+			conventionUses(code, use)
+			return
+		}
+		devModule := inLogic(p) || gradleTestModule(code, refs.testPlugins)
 		for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
 			dev, known := gradleConfiguration(string(m[1]))
 			if !known {
@@ -111,20 +143,102 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 			if dev || devModule {
 				flag = devSeen
 			}
-			ref := catalogAlias(strings.TrimSuffix(string(m[2]), ".get"))
-			if name, ok := strings.CutPrefix(ref, "bundles."); ok {
-				for _, key := range refs.bundles[name] {
-					uses[key] |= flag
-				}
-				continue
-			}
-			if strings.HasPrefix(ref, "versions.") || strings.HasPrefix(ref, "plugins.") {
-				continue
-			}
-			uses[ref] |= flag
+			use(catalogAlias(strings.TrimSuffix(string(m[2]), ".get")), flag)
 		}
 	})
 	return uses
+}
+
+// conventionUses hands use the catalog libraries and bundles that a
+// convention plugin's source (Kotlin, or a precompiled script plugin)
+// adds to the modules that apply it, each with the flag of its
+// configuration: "testImplementation"(libs.findLibrary("junit").get()),
+// add("implementation", libs.findBundle("ktor")...), and in a precompiled
+// script, implementation(libs.okhttp) where the build generates accessors.
+func conventionUses(code []byte, use func(ref string, flag uint8)) {
+	flagOf := func(conf string) (uint8, bool) {
+		dev, known := gradleConfiguration(conf)
+		if !known {
+			return 0, false
+		}
+		if dev {
+			return devSeen, true
+		}
+		return prodSeen, true
+	}
+	for _, m := range gradleConventionRef.FindAllSubmatch(code, -1) {
+		conf := string(m[1]) + string(m[2]) + string(m[3])
+		flag, ok := flagOf(conf)
+		if !ok {
+			continue
+		}
+		ref := catalogAlias(string(m[5]))
+		if string(m[4]) == "Bundle" {
+			ref = "bundles." + ref
+		}
+		use(ref, flag)
+	}
+	for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
+		if flag, ok := flagOf(string(m[1])); ok {
+			if ref := strings.TrimSuffix(string(m[2]), ".get"); !strings.HasPrefix(ref, "findLibrary") && !strings.HasPrefix(ref, "findBundle") {
+				use(catalogAlias(ref), flag)
+			}
+		}
+	}
+}
+
+// gradleConventionRef is a configuration, quoted ("implementation"(...)),
+// as add's first argument, or called, followed by a catalog lookup by
+// name, perhaps through platform().
+var gradleConventionRef = regexp.MustCompile(`(?:"(\w+)"\s*\(|\badd\(\s*"(\w+)"\s*,|\b(\w+)\s*\()\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?\w+\.find(Library|Bundle)\(\s*"([^"]+)"`)
+
+// conventionSource reports whether p is the source of a convention
+// plugin in a build of plugins: Kotlin, or a precompiled script plugin
+// (name.gradle.kts), under src/main.
+func conventionSource(p string) bool {
+	if !strings.Contains(p, "/src/main/") {
+		return false
+	}
+	return strings.HasSuffix(p, ".kt") || strings.HasSuffix(p, ".gradle.kts") && !isGradleBuild(p)
+}
+
+// gradlePluginBuilds are the builds that settings include for their
+// plugins (pluginManagement { includeBuild("build-logic") }), as
+// directories relative to the settings', cleaned: their dependencies
+// build the project, as buildSrc's do.
+func gradlePluginBuilds(settings []byte) []string {
+	var out []string
+	for _, blk := range gradleBlocks(settings, "pluginManagement") {
+		for _, m := range gradleIncludeBuild.FindAllSubmatch(blk, -1) {
+			if d := path.Clean(string(m[1])); d != "." && !strings.HasPrefix(d, "../") && !path.IsAbs(d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+var gradleIncludeBuild = regexp.MustCompile(`\bincludeBuild\s*\(?\s*["']([^"'$]+)["']`)
+
+// gradleBlocks returns the contents of each block "name { ... }" of a
+// script.
+func gradleBlocks(b []byte, name string) [][]byte {
+	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\{`)
+	var out [][]byte
+	for _, loc := range re.FindAllIndex(b, -1) {
+		depth := 0
+		for i := loc[1] - 1; i < len(b); i++ {
+			if b[i] == '{' {
+				depth++
+			} else if b[i] == '}' {
+				if depth--; depth == 0 {
+					out = append(out, b[loc[1]:i])
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // walkBuildFiles reads each file under root that want selects (at most

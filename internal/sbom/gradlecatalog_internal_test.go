@@ -1,6 +1,8 @@
 package sbom
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -47,4 +49,52 @@ func FuzzGradleCatalog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestConventionUses: the configurations a convention plugin's source adds
+// catalog libraries and bundles to, in the forms Kotlin convention plugins
+// and precompiled script plugins write them.
+func TestConventionUses(t *testing.T) {
+	src := []byte(`
+class AndroidLibraryConventionPlugin : Plugin<Project> {
+    override fun apply(target: Project) {
+        dependencies {
+            "testImplementation"(libs.findLibrary("junit").get())
+            "androidTestImplementation"(
+                libs.findLibrary("androidx.test-runner").get(),
+            )
+            add("implementation", platform(libs.findLibrary("compose_bom").get()))
+            add("testImplementation", libs.findBundle("mockk").get())
+            "implementation"(libs.findLibrary("junit").get())
+            val bom = libs.findLibrary("firebase-bom").get()
+            "ksp"(libs.findLibrary("hilt.compiler").get())
+            implementation(libs.okhttp)
+            testImplementation(libs.findLibrary("turbine").get())
+            "customThing"(libs.findLibrary("ignored").get())
+        }
+    }
+}`)
+	got := map[string]uint8{}
+	conventionUses(src, func(ref string, flag uint8) { got[ref] |= flag })
+	want := map[string]uint8{
+		"junit":                devSeen | prodSeen,
+		"androidx.test.runner": devSeen,
+		"compose.bom":          prodSeen,
+		"bundles.mockk":        devSeen,
+		"hilt.compiler":        devSeen,
+		"okhttp":               prodSeen,
+		"turbine":              devSeen,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("uses %v, want %v", got, want)
+	}
+	if got := gradlePluginBuilds([]byte(`pluginManagement {
+    includeBuild("build-logic")
+    includeBuild("gradle/plugins")
+    repositories { gradlePluginPortal() }
+}
+includeBuild("../shared-library")
+includeBuild("libraries")`)); !slices.Equal(got, []string{"build-logic", "gradle/plugins"}) {
+		t.Errorf("plugin builds %v, want build-logic and gradle/plugins (not the included library builds)", got)
+	}
 }
