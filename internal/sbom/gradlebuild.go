@@ -50,13 +50,13 @@ func newGradleBuild(*cpb.PluginConfig) (filesystem.Extractor, error) {
 
 // gradleScripts holds, for one scan, each script read (its code without
 // comments, and what it defines), each gradle.properties, and each
-// build's buildSrc definitions and catalog's Spring Boot version.
+// build's buildSrc definitions and what its version catalog says.
 type gradleScripts struct {
 	mu       sync.Mutex
 	scripts  map[string]gradleScript
 	props    map[string]map[string]string
 	buildSrc map[string]gradleScope
-	boot     map[string]string // per build root: catalogBoot
+	catalogs map[string]catalogFacts // per build root
 }
 
 // gradleScript is a script's code without comments and its definitions;
@@ -68,7 +68,7 @@ type gradleScript struct {
 }
 
 func newGradleScripts() *gradleScripts {
-	return &gradleScripts{scripts: map[string]gradleScript{}, props: map[string]map[string]string{}, buildSrc: map[string]gradleScope{}, boot: map[string]string{}}
+	return &gradleScripts{scripts: map[string]gradleScript{}, props: map[string]map[string]string{}, buildSrc: map[string]gradleScope{}, catalogs: map[string]catalogFacts{}}
 }
 
 // scopeOf is what the script code (comments removed) defines.
@@ -98,14 +98,23 @@ func (c *gradleScripts) properties(fsys fs.FS, p string) map[string]string {
 	})
 }
 
-// catalogBoot reads the Spring Boot plugin version that the version
-// catalog of the build at root declares, once.
-func (c *gradleScripts) catalogBoot(fsys fs.FS, root string) string {
-	return memo(&c.mu, c.boot, root, func() string {
-		if data, read := readGradleFile(fsys, path.Join(root, "gradle", "libs.versions.toml")); read {
-			return catalogSpringBoot(data)
+// catalogFacts is what a build's version catalog says that its build
+// scripts need: the Spring Boot plugin version it declares, and the
+// plugins that make a module a test module (catalogRefs).
+type catalogFacts struct {
+	boot        string
+	testPlugins []string
+}
+
+// catalog reads the version catalog of the build at root, once.
+func (c *gradleScripts) catalog(fsys fs.FS, root string) catalogFacts {
+	return memo(&c.mu, c.catalogs, root, func() catalogFacts {
+		data, read := readGradleFile(fsys, path.Join(root, "gradle", "libs.versions.toml"))
+		if !read {
+			return catalogFacts{}
 		}
-		return ""
+		_, refs, _ := readGradleCatalog(data)
+		return catalogFacts{boot: catalogSpringBoot(data), testPlugins: refs.testPlugins}
 	})
 }
 
@@ -146,9 +155,9 @@ var gradleLockfiles = []string{"gradle.lockfile", "settings-gradle.lockfile", "b
 func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
 	dir := path.Dir(in.Path)
 	script := stripGradleComments(b)
-	own := scopeOf(script) // the module's own: merged into, not shared
-	var above [][]byte     // the build scripts above the module, nearest first, then the build's settings
-	catalogBoot := ""      // the Spring Boot plugin version of the build's version catalog
+	own := scopeOf(script)   // the module's own: merged into, not shared
+	var above [][]byte       // the build scripts above the module, nearest first, then the build's settings
+	var catalog catalogFacts // what the build's version catalog says
 	if in.FS != nil {
 		if gradleLocked(in.FS, dir) {
 			return nil, nil // the lockfiles are read instead
@@ -178,7 +187,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 				above = append(above, set.code) // pluginManagement's versions
 			}
 		}
-		catalogBoot = c.catalogBoot(in.FS, root)
+		catalog = c.catalog(in.FS, root)
 		for d := dir; ; d = path.Dir(d) {
 			mergeMissing(own.props, c.properties(in.FS, path.Join(d, "gradle.properties")))
 			if d == "." || d == "/" {
@@ -193,11 +202,12 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	// does not ship with it.
 	buildLogic := dir == "buildSrc" || strings.HasPrefix(dir, "buildSrc/") || strings.Contains(dir, "/buildSrc/") || strings.HasSuffix(dir, "/buildSrc")
 	buildLogic = buildLogic || in.FS != nil && c.inPluginBuild(in.FS, dir)
-	// An Android test module builds only tests.
-	buildLogic = buildLogic || gradleTestModule(script, nil)
+	// An Android test module builds only tests (the plugin applied by id,
+	// or by the catalog's alias).
+	buildLogic = buildLogic || gradleTestModule(script, catalog.testPlugins)
 	boot := springBootVersion(script, above, own.props)
 	if boot == "" {
-		boot = catalogBoot // alias(libs.plugins.spring.boot)
+		boot = catalog.boot // alias(libs.plugins.spring.boot)
 	}
 	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)

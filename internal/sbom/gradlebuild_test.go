@@ -82,3 +82,24 @@ func TestGradleInheritedProperty(t *testing.T) {
 		t.Errorf("with the root: %v, want %s@1.1.4-3", got, stdlib)
 	}
 }
+
+// TestGradleTestModuleByAlias: a module that applies Android's test plugin
+// through the catalog's alias (alias(libs.plugins.android.test)) is a test
+// module for the dependencies its script writes out too, not only for the
+// catalog's libraries it names.
+func TestGradleTestModuleByAlias(t *testing.T) {
+	dir := t.TempDir()
+	copyDir(t, filepath.Join("testdata", "gradle-build", "sunflower"), dir)
+	p := filepath.Join(dir, "macrobenchmark", "build.gradle.kts")
+	script := string(mustRead(t, p))
+	const added = `implementation("androidx.test:rules:1.5.0")`
+	edited := strings.Replace(script, "implementation(libs.androidx.test.ext.junit)", "implementation(libs.androidx.test.ext.junit)\n    "+added, 1)
+	if edited == script || !strings.Contains(script, "alias(libs.plugins.android.test)") {
+		t.Fatal("the macrobenchmark script changed: edit the test")
+	}
+	mustWrite(t, p, []byte(edited))
+	got := marked(mustExtract(t, dir))
+	if !slices.Contains(got, "pkg:maven/androidx.test/rules@1.5.0 (dev)") {
+		t.Errorf("components %v, want androidx.test:rules 1.5.0 development-only", got)
+	}
+}
