@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,5 +77,36 @@ func TestExitCode(t *testing.T) {
 		if got := agent.ExitCode(tc.err); got != tc.want {
 			t.Errorf("ExitCode(%v) = %d, want %d", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestScanNotesGrouped: notes of one kind (here, go.mod files without a
+// toolchain directive) print once in full, then as a count with a few
+// paths; notes of another kind print on their own.
+func TestScanNotesGrouped(t *testing.T) {
+	dir := t.TempDir()
+	for _, m := range []string{"a", "b", "c", "d", "e"} {
+		mustWriteFile(t, filepath.Join(dir, m, "go.mod"), "module example.com/"+m+"\n\ngo 1.21\n")
+	}
+	_, stderr, code := run([]string{"SENTINEL_HOME=" + t.TempDir()}, "sbom", "-o", "-", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stderr, "no toolchain directive"); n != 1 {
+		t.Errorf("the toolchain note printed %d times, want once:\n%s", n, stderr)
+	}
+	if !strings.Contains(stderr, "sentinel: note: a/go.mod: go/gomod: no toolchain directive: go 1.21 is the minimum Go version") ||
+		!strings.Contains(stderr, "sentinel: note: the same for 4 more files (b/go.mod, c/go.mod, d/go.mod and 1 more)") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+func mustWriteFile(t *testing.T, p, s string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -127,9 +127,41 @@ func (c *Command) printScanNotes(res *sbom.Result) {
 	for _, fe := range res.Errors {
 		fmt.Fprintf(c.stderr(), "sentinel: skipped %s\n", fe.Error())
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(c.stderr(), "sentinel: note: %s\n", w.Error())
+	for _, g := range noteGroups(res.Warnings) {
+		fmt.Fprintf(c.stderr(), "sentinel: note: %s\n", g[0].Error())
+		if len(g) > 1 {
+			paths := make([]string, 0, 3)
+			for _, w := range g[1:min(len(g), 4)] {
+				paths = append(paths, w.Path)
+			}
+			more := ""
+			if n := len(g) - 1 - len(paths); n > 0 {
+				more = fmt.Sprintf(" and %d more", n)
+			}
+			fmt.Fprintf(c.stderr(), "sentinel: note: the same for %d more files (%s%s)\n", len(g)-1, strings.Join(paths, ", "), more)
+		}
 	}
+}
+
+// noteGroups groups notes of one kind (the same extractor, and reason up
+// to its first colon: "no toolchain directive"), in the order of their
+// first: a tree of fixtures gives dozens of one note, which one line and
+// a count say as well. The report's JSON keeps each.
+func noteGroups(notes []sbom.FileError) [][]sbom.FileError {
+	var groups [][]sbom.FileError
+	at := map[string]int{}
+	for _, n := range notes {
+		kind, _, _ := strings.Cut(n.Reason, ":")
+		k := n.Extractor + "\x00" + kind
+		i, ok := at[k]
+		if !ok {
+			i = len(groups)
+			at[k] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], n)
+	}
+	return groups
 }
 
 // parseKinds reads --kinds: "all", or a comma-separated list of
