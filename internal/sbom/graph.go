@@ -55,11 +55,13 @@ import (
 //	<App>.deps.json          graph, roots (the application's and its projects' entries)
 //	pubspec.lock             roots ("direct main" and "direct dev")
 //	go.mod                   roots (requires without "// indirect")
+//	requirements*.txt        graph and roots where pip-compile or uv pip compile wrote
+//	                         "# via" comments (requirementsGraph); nothing otherwise
 //
 // Packages are still found only by scalibr: an edge whose ends are not both
 // components of the same file is dropped, and a reading that fails leaves
-// the components as scalibr gave them. requirements.txt, Pipfile.lock,
-// gradle lockfiles and pom.xml (offline) record no graph (a Gradle
+// the components as scalibr gave them. A hand-written requirements.txt,
+// Pipfile.lock, gradle lockfiles and pom.xml (offline) record no graph (a Gradle
 // lockfile is read again for the configurations of each package).
 
 // lockReaders maps a file's base name to its reader.
@@ -86,6 +88,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"go.mod":                      goRoots,
 	"gradle.lockfile":             gradleConfigurations,
 	"buildscript-gradle.lockfile": gradleConfigurations,
+	"requirements.txt":            requirementsGraph, // any requirements file (lockFormat); pip-compile's "# via"
 }
 
 // graphFormats are the lockfile base names whose dependency graph (edges
@@ -108,6 +111,8 @@ func lockFormat(p string) string {
 		return "pnpm-lock.yaml"
 	case base != "buildscript-gradle.lockfile" && base != "settings-gradle.lockfile" && isGradleLockfile(base):
 		return "gradle.lockfile" // a module's, named for it
+	case strings.HasSuffix(base, ".txt") && (strings.Contains(base, "requirements") || path.Base(path.Dir(p)) == "requirements"):
+		return "requirements.txt" // requirements-dev.txt, requirements/base.txt
 	}
 	return base
 }
@@ -150,6 +155,9 @@ type lockIndex struct {
 	// started are the local packages whose dependencies were recorded
 	// as starts (startsOf).
 	started map[int]bool
+	// hasGraph is set by a reader of a format that records a graph only
+	// sometimes (a compiled requirements file) when this file does.
+	hasGraph bool
 }
 
 const (
@@ -409,7 +417,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	}
 	var norm func(string) string
 	switch base {
-	case "poetry.lock", "uv.lock":
+	case "poetry.lock", "uv.lock", "requirements.txt":
 		norm = pep503
 	case "packages.lock.json", "project.assets.json", ".deps.json":
 		norm = strings.ToLower // NuGet ids are case-insensitive
@@ -491,7 +499,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 			comps[e.from].DependsOn = append(comps[e.from].DependsOn, comps[e.to].Purl)
 		}
 	}
-	an := lockAnnotation{read: true, graph: slices.Contains(graphFormats, base), roots: map[string][]string{}}
+	an := lockAnnotation{read: true, graph: slices.Contains(graphFormats, base) || lk.hasGraph, roots: map[string][]string{}}
 	dir := projectDir(p)
 	if base == "project.assets.json" && path.Base(dir) == "obj" {
 		dir = path.Dir(dir) // restore writes it in the project's obj/

@@ -215,7 +215,8 @@ func TestGraph(t *testing.T) {
 }
 
 // TestGraphFormats: files report Graph exactly for the formats documented in
-// GraphFormats, and components from other formats have no edges.
+// GraphFormats and for requirements files that pip-compile annotated, and
+// components from other files have no edges.
 func TestGraphFormats(t *testing.T) {
 	res := mustExtract(t, lockfiles)
 	formats := sbom.GraphFormats()
@@ -224,7 +225,7 @@ func TestGraphFormats(t *testing.T) {
 		if f.Graph {
 			got = append(got, f.Path)
 		}
-		if slices.Contains(formats, filepath.Base(f.Path)) {
+		if slices.Contains(formats, filepath.Base(f.Path)) || compiledRequirements(t, filepath.Join(lockfiles, f.Path)) {
 			want = append(want, f.Path)
 		}
 	}
@@ -237,10 +238,20 @@ func TestGraphFormats(t *testing.T) {
 		}
 		ok := false
 		for _, l := range c.Locations {
-			ok = ok || slices.Contains(formats, filepath.Base(l))
+			ok = ok || slices.Contains(formats, filepath.Base(l)) || compiledRequirements(t, filepath.Join(lockfiles, l))
 		}
 		if !ok {
 			t.Errorf("%s has edges but comes from %v", c.Purl, c.Locations)
 		}
 	}
+}
+
+// compiledRequirements reports whether the file at p is a requirements file
+// with pip-compile's "# via" comments.
+func compiledRequirements(tb testing.TB, p string) bool {
+	tb.Helper()
+	if !strings.HasPrefix(filepath.Base(p), "requirements") || filepath.Ext(p) != ".txt" {
+		return false
+	}
+	return strings.Contains(string(mustRead(tb, p)), "# via")
 }

@@ -48,6 +48,28 @@ func npmPurl(name, version string) string {
 }
 
 var projectReaders = map[string]func(tb testing.TB, dir string) projectWant{
+	// pip-compile: the pins that no "# via" comment says a package needs
+	// (this file marks its one request "# direct").
+	"requirements-bitnami-vulndb-config": func(tb testing.TB, dir string) projectWant {
+		var direct []string
+		pin := regexp.MustCompile(`^([A-Za-z0-9][\w.-]*)==(\S+)`)
+		cur, needed := "", false
+		flush := func() {
+			if cur != "" && !needed {
+				direct = append(direct, cur)
+			}
+		}
+		for _, l := range lines(tb, filepath.Join(dir, "requirements.txt")) {
+			if m := pin.FindStringSubmatch(l); m != nil {
+				flush()
+				cur, needed = m[1]+"@"+m[2], false
+			} else if t := strings.TrimSpace(l); strings.HasPrefix(t, "# via") {
+				needed = true
+			}
+		}
+		flush()
+		return projectWant{"", set(direct)}
+	},
 	// npm v2/v3: the declared names at packages["node_modules/<name>"].
 	"npm-v3-retirejs-chrome":        npmProjectRead,
 	"npm-v3-pkgsite":                npmProjectRead,
