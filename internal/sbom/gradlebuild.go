@@ -453,20 +453,29 @@ func withoutBlocks(b []byte, name string) []byte {
 		if loc == nil {
 			return b
 		}
-		depth, end := 0, len(b)
-		for i := loc[1] - 1; i < len(b); i++ {
-			if b[i] == '{' {
-				depth++
-			} else if b[i] == '}' {
-				depth--
-				if depth == 0 {
-					end = i + 1
-					break
-				}
-			}
+		end := len(b)
+		if c := closingBrace(b, loc[1]-1); c >= 0 {
+			end = c + 1
 		}
 		b = append(b[:loc[0]:loc[0]], b[end:]...)
 	}
+}
+
+// closingBrace returns the index of the brace that closes the one at
+// open, or -1 when the script ends first.
+func closingBrace(b []byte, open int) int {
+	depth := 0
+	for i := open; i < len(b); i++ {
+		switch b[i] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 var (

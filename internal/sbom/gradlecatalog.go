@@ -226,16 +226,8 @@ func gradleBlocks(b []byte, name string) [][]byte {
 	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\{`)
 	var out [][]byte
 	for _, loc := range re.FindAllIndex(b, -1) {
-		depth := 0
-		for i := loc[1] - 1; i < len(b); i++ {
-			if b[i] == '{' {
-				depth++
-			} else if b[i] == '}' {
-				if depth--; depth == 0 {
-					out = append(out, b[loc[1]:i])
-					break
-				}
-			}
+		if c := closingBrace(b, loc[1]-1); c >= 0 {
+			out = append(out, b[loc[1]:c])
 		}
 	}
 	return out
