@@ -103,7 +103,7 @@ type catalogRefs struct {
 // configuration (conventionUses).
 func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 	uses := map[string]uint8{}
-	logic := []string{path.Join(root, "buildSrc")}
+	var logic []string
 	for _, name := range []string{"settings.gradle", "settings.gradle.kts"} {
 		if b, err := fs.ReadFile(fsys, path.Join(root, name)); err == nil {
 			for _, d := range gradlePluginBuilds(stripGradleComments(plainText(b))) {
@@ -112,7 +112,7 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 		}
 	}
 	inLogic := func(p string) bool {
-		return slices.ContainsFunc(logic, func(d string) bool { return strings.HasPrefix(p, d+"/") })
+		return strings.Contains("/"+p, "/buildSrc/") || slices.ContainsFunc(logic, func(d string) bool { return strings.HasPrefix(p, d+"/") })
 	}
 	use := func(ref string, flag uint8) {
 		if name, ok := strings.CutPrefix(ref, "bundles."); ok {

@@ -2,11 +2,12 @@ package sbom
 
 import (
 	"encoding/json"
-	"github.com/sentinel-sca/sentinel/internal/sbom/schema"
 	"strings"
 	"sync"
 
 	cdx "github.com/CycloneDX/cyclonedx-go"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom/schema"
 )
 
 // Licenses.

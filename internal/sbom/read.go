@@ -37,8 +37,8 @@ import (
 //
 // A component without a purl cannot be matched against advisories: it is
 // left out and counted in a warning, unless it is not a package at all (a
-// source file, data, a model: notPackage), which is only left out. Result.Files has one entry for the
-// document; Result.Root is empty.
+// source file, data, a model: notPackage), which is only left out.
+// Result.Files has one entry for the document; Result.Root is empty.
 
 // notPackage are the CycloneDX component types that name no package: Syft
 // lists every file it read as a "file" component, cyclonedx-gomod each
