@@ -58,6 +58,22 @@ import (
 // files those are from dpkg's, apk's and RPM's own lists, when the
 // scanned root holds them.
 
+// notProgram are extensions of source, text and data files: a Go or Rust
+// program is never written so, though a script beside it may be
+// executable. Scalibr passes over a few of them by name and stats the
+// rest for their mode; a tree of sources is mostly these.
+var notProgram = map[string]bool{
+	".bash": true, ".bat": true, ".c": true, ".cfg": true, ".cmd": true, ".conf": true, ".cpp": true,
+	".cs": true, ".csproj": true, ".css": true, ".csv": true, ".dart": true, ".erb": true, ".ex": true,
+	".exs": true, ".gemspec": true, ".gif": true, ".go": true, ".gradle": true, ".h": true, ".hcl": true,
+	".htm": true, ".html": true, ".ini": true, ".java": true, ".jl": true, ".jpeg": true, ".jpg": true,
+	".js": true, ".json": true, ".jsx": true, ".kt": true, ".kts": true, ".lock": true, ".lua": true,
+	".md": true, ".mjs": true, ".php": true, ".pl": true, ".png": true, ".properties": true, ".ps1": true,
+	".py": true, ".rb": true, ".rbi": true, ".rs": true, ".rst": true, ".sbt": true, ".scala": true,
+	".scss": true, ".sh": true, ".sql": true, ".svg": true, ".swift": true, ".tf": true, ".toml": true,
+	".ts": true, ".tsx": true, ".txt": true, ".xml": true, ".yaml": true, ".yml": true,
+}
+
 // minProgram is the smallest executable the Go and Rust program readers
 // open: such a program is several hundred kilobytes at least, the scripts
 // and small tools beside it are not worth a look.
@@ -83,6 +99,9 @@ func (g goBinary) FileRequired(api filesystem.FileAPI) bool { return programRequ
 // programRequired reports whether ex claims the file and it is large
 // enough to be a program (minProgram).
 func programRequired(ex filesystem.Extractor, api filesystem.FileAPI) bool {
+	if notProgram[strings.ToLower(path.Ext(api.Path()))] {
+		return false // before scalibr's check, which stats most files for their mode
+	}
 	if !ex.FileRequired(api) {
 		return false
 	}

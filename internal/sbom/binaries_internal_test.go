@@ -5,8 +5,13 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/fstest"
+
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gobinary"
 )
 
 // FuzzBinaries: whatever a Java archive holds, and whatever dpkg's list
@@ -64,4 +69,47 @@ func zipFiles(tb testing.TB, files map[string][]byte) []byte {
 		tb.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// statCounter is a FileAPI that counts its Stat calls.
+type statCounter struct {
+	path  string
+	info  fs.FileInfo
+	stats int
+}
+
+func (s *statCounter) Path() string { return s.path }
+func (s *statCounter) Stat() (fs.FileInfo, error) {
+	s.stats++
+	return s.info, nil
+}
+
+// TestProgramRequiredByName: a source or data file is never a Go or Rust
+// program, whatever its mode, and is passed over without a stat; a file
+// without an extension is still asked about.
+func TestProgramRequiredByName(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "prog")
+	if err := os.WriteFile(p, make([]byte, minProgram), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner, err := gobinary.New(&cpb.PluginConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := goBinary{Extractor: inner}
+	for _, name := range []string{"build.sh", "Gemfile.lock.rb", "config.YML", "tool.py"} {
+		api := &statCounter{path: "bin/" + name, info: info}
+		if ex.FileRequired(api) || api.stats != 0 {
+			t.Errorf("%s: required %v after %d stats, want false without one", name, ex.FileRequired(api), api.stats)
+		}
+	}
+	api := &statCounter{path: "bin/prog", info: info}
+	if !ex.FileRequired(api) || api.stats == 0 {
+		t.Errorf("an executable without an extension: not required (%d stats)", api.stats)
+	}
 }
