@@ -209,7 +209,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	if boot == "" {
 		boot = catalog.boot // alias(libs.plugins.spring.boot)
 	}
-	for _, d := range gradleDependencies(withoutBlocks(script, "constraints"), own.libs) {
+	for _, d := range gradleDependencies(withoutBlocks(script, gradleConstraintsBlock), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)
 		if d.version == "" && d.group == "org.springframework.boot" {
 			version = boot // the plugin's own dependency management: its version
@@ -443,11 +443,10 @@ func stripGradleComments(b []byte) []byte {
 	return gradleLineComment.ReplaceAll(b, []byte("$1"))
 }
 
-// withoutBlocks removes each block "name { ... }" of a script: a
-// dependencies { constraints { ... } } block constrains versions, it
-// declares no dependency.
-func withoutBlocks(b []byte, name string) []byte {
-	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\{`)
+// withoutBlocks removes each block of a script that re finds the start
+// of ("name {"): a dependencies { constraints { ... } } block constrains
+// versions, it declares no dependency.
+func withoutBlocks(b []byte, re *regexp.Regexp) []byte {
 	for {
 		loc := re.FindIndex(b)
 		if loc == nil {

@@ -135,12 +135,11 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 		}
 		devModule := inLogic(p) || gradleTestModule(code, refs.testPlugins)
 		for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
-			dev, known := gradleConfiguration(string(m[1]))
+			flag, known := configurationFlag(string(m[1]))
 			if !known {
 				continue
 			}
-			flag := prodSeen
-			if dev || devModule {
+			if devModule {
 				flag = devSeen
 			}
 			use(catalogAlias(strings.TrimSuffix(string(m[2]), ".get")), flag)
@@ -156,19 +155,9 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 // add("implementation", libs.findBundle("ktor")...), and in a precompiled
 // script, implementation(libs.okhttp) where the build generates accessors.
 func conventionUses(code []byte, use func(ref string, flag uint8)) {
-	flagOf := func(conf string) (uint8, bool) {
-		dev, known := gradleConfiguration(conf)
-		if !known {
-			return 0, false
-		}
-		if dev {
-			return devSeen, true
-		}
-		return prodSeen, true
-	}
 	for _, m := range gradleConventionRef.FindAllSubmatch(code, -1) {
 		conf := string(m[1]) + string(m[2]) + string(m[3])
-		flag, ok := flagOf(conf)
+		flag, ok := configurationFlag(conf)
 		if !ok {
 			continue
 		}
@@ -179,12 +168,23 @@ func conventionUses(code []byte, use func(ref string, flag uint8)) {
 		use(ref, flag)
 	}
 	for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
-		if flag, ok := flagOf(string(m[1])); ok {
+		if flag, ok := configurationFlag(string(m[1])); ok {
 			if ref := strings.TrimSuffix(string(m[2]), ".get"); !strings.HasPrefix(ref, "findLibrary") && !strings.HasPrefix(ref, "findBundle") {
 				use(catalogAlias(ref), flag)
 			}
 		}
 	}
+}
+
+// configurationFlag is devSeen for a use in a development configuration
+// (gradleConfiguration), prodSeen for one in another; known is false for
+// a name that is not a configuration.
+func configurationFlag(conf string) (flag uint8, known bool) {
+	dev, known := gradleConfiguration(conf)
+	if dev {
+		return devSeen, known
+	}
+	return prodSeen, known
 }
 
 // gradleConventionRef is a configuration, quoted ("implementation"(...)),
@@ -208,7 +208,7 @@ func conventionSource(p string) bool {
 // build the project, as buildSrc's do.
 func gradlePluginBuilds(settings []byte) []string {
 	var out []string
-	for _, blk := range gradleBlocks(settings, "pluginManagement") {
+	for _, blk := range gradleBlocks(settings, gradlePluginManagementBlock) {
 		for _, m := range gradleIncludeBuild.FindAllSubmatch(blk, -1) {
 			if d := path.Clean(string(m[1])); d != "." && !strings.HasPrefix(d, "../") && !path.IsAbs(d) {
 				out = append(out, d)
@@ -218,12 +218,16 @@ func gradlePluginBuilds(settings []byte) []string {
 	return out
 }
 
-var gradleIncludeBuild = regexp.MustCompile(`\bincludeBuild\s*\(?\s*["']([^"'$]+)["']`)
+var (
+	gradleIncludeBuild = regexp.MustCompile(`\bincludeBuild\s*\(?\s*["']([^"'$]+)["']`)
+	// The starts of the blocks the Gradle readers look into or leave out.
+	gradlePluginManagementBlock = regexp.MustCompile(`\bpluginManagement\s*\{`)
+	gradleConstraintsBlock      = regexp.MustCompile(`\bconstraints\s*\{`)
+)
 
-// gradleBlocks returns the contents of each block "name { ... }" of a
-// script.
-func gradleBlocks(b []byte, name string) [][]byte {
-	re := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\{`)
+// gradleBlocks returns the contents of each block of a script that re
+// finds the start of ("name {").
+func gradleBlocks(b []byte, re *regexp.Regexp) [][]byte {
 	var out [][]byte
 	for _, loc := range re.FindAllIndex(b, -1) {
 		if c := closingBrace(b, loc[1]-1); c >= 0 {

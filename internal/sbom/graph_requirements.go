@@ -23,8 +23,7 @@ import (
 // by hand or by pip freeze, records no graph, and nothing is read.
 func requirementsGraph(data []byte, lk *lockIndex) error {
 	type pinned struct {
-		i       int
-		ok      bool
+		i       int // the component
 		parents []string
 	}
 	var (
@@ -61,14 +60,16 @@ func requirementsGraph(data []byte, lk *lockIndex) error {
 		default:
 			inVia = false
 			req, comment, _ := strings.Cut(trimmed, "#")
-			name, version, ok := requirementPin(req)
-			if !ok {
-				cur = nil
+			name, version, bound := pythonRequirement(strings.TrimSuffix(strings.TrimSpace(req), "\\"))
+			if version == "" || bound != "" {
+				cur = nil // not a pin: nothing pip-compile writes
 				continue
 			}
 			cur = &pinned{}
-			cur.i, cur.ok = lk.find(name, version)
-			pins = append(pins, cur)
+			if i, ok := lk.find(name, version); ok {
+				cur.i = i
+				pins = append(pins, cur)
+			}
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(comment), "via "); ok {
 				annotated = true
 				for _, p := range strings.Split(rest, ",") {
@@ -82,9 +83,6 @@ func requirementsGraph(data []byte, lk *lockIndex) error {
 	}
 	lk.hasGraph = true
 	for _, p := range pins {
-		if !p.ok {
-			continue
-		}
 		if len(p.parents) == 0 {
 			lk.root("", p.i) // no package needs it: requested ("# direct", edited in)
 		}
@@ -104,21 +102,4 @@ func requirementsGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	return nil
-}
-
-// requirementPin reads a pinned requirement, "name[extras]==version ; marker
-// \", as its name and version.
-func requirementPin(req string) (name, version string, ok bool) {
-	req, _, _ = strings.Cut(req, ";")
-	req = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(req), "\\"))
-	name, version, ok = strings.Cut(req, "==")
-	if !ok {
-		return "", "", false
-	}
-	name, _, _ = strings.Cut(name, "[")
-	name, version = strings.TrimSpace(name), strings.TrimSpace(strings.TrimPrefix(version, "="))
-	if name == "" || version == "" || strings.ContainsAny(version, " <>!~,") {
-		return "", "", false
-	}
-	return name, version, true
 }
