@@ -26,6 +26,7 @@ import (
 //	packages.txt         which records name which package (below)
 //	osv/<id>.json        each advisory's raw record, byte for byte
 //	kev.json             the KEV catalog as published
+//	kev.txt              what matching reads of each KEV entry (below)
 //	eol/<product>.json   each endoflife.date product file
 //
 // Entries are written in sorted order with a fixed modification time, so the
@@ -41,6 +42,14 @@ import (
 // empty ecosystem and name, and always decoded. The list was added after
 // version 1 was first written: a snapshot without it is read whole, and a
 // reader that does not know it ignores it.
+//
+// kev.txt holds, for each entry of kev.json in its order, the three fields
+// matching reads: "<cveID>\t<dateAdded>\t<knownRansomwareCampaignUse>".
+// Decoding the whole catalog (about 1 MiB of JSON) took longer than the
+// rest of a gate over one project; ReadFor reads this list instead, and
+// only Read, which returns the snapshot whole, decodes kev.json. It was
+// added after version 1 too: without it, or with a line not of that form,
+// kev.json is decoded as before.
 const (
 	SnapshotFormat  = "sentinel-intel-snapshot"
 	SnapshotVersion = 1
@@ -110,6 +119,9 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 		if err := put("kev.json", raw); err != nil {
 			return fmt.Errorf("write snapshot kev: %w", err)
 		}
+		if err := put(kevListName, kevList(s.KEV)); err != nil {
+			return fmt.Errorf("write snapshot kev: %w", err)
+		}
 	}
 	eol := append([]*EOLProduct(nil), s.EOL...)
 	sort.Slice(eol, func(i, j int) bool { return eol[i].Product < eol[j].Product })
@@ -131,6 +143,47 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 // packageListName is the snapshot entry that lists the records of each
 // package.
 const packageListName = "packages.txt"
+
+// kevListName is the snapshot entry that lists what matching reads of
+// the KEV catalog.
+const kevListName = "kev.txt"
+
+// kevList is the kev.txt of c. A field holding a tab or a line break
+// (never seen in the catalog) is written with spaces.
+func kevList(c *KEVCatalog) []byte {
+	clean := strings.NewReplacer("\t", " ", "\r", " ", "\n", " ")
+	var b bytes.Buffer
+	for _, v := range c.Vulnerabilities {
+		b.WriteString(clean.Replace(v.CVEID))
+		b.WriteByte('\t')
+		b.WriteString(clean.Replace(v.DateAdded))
+		b.WriteByte('\t')
+		b.WriteString(clean.Replace(v.KnownRansomwareCampaignUse))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// readKEVList reads kev.txt into a catalog of those fields alone; ok is
+// false when a line is not of the form.
+func readKEVList(data []byte, version string) (c *KEVCatalog, ok bool) {
+	c = &KEVCatalog{CatalogVersion: version}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line == "" {
+			continue
+		}
+		id, rest, ok1 := strings.Cut(line, "\t")
+		date, ransom, ok2 := strings.Cut(rest, "\t")
+		if !ok1 || !ok2 || strings.Contains(ransom, "\t") {
+			return nil, false
+		}
+		if id = strings.TrimSpace(id); id != "" {
+			c.Vulnerabilities = append(c.Vulnerabilities, KEVEntry{CVEID: id, DateAdded: date, KnownRansomwareCampaignUse: ransom})
+		}
+	}
+	c.Count = len(c.Vulnerabilities)
+	return c, true
+}
 
 // advisoryEntry is the zip entry name of an advisory's record.
 func advisoryEntry(id string) string { return "osv/" + fileSafe(id) + ".json" }
@@ -227,10 +280,16 @@ func ReadSnapshotFile(ctx context.Context, name string) (*Snapshot, LoadStats, e
 // those that can match a given set of purls: what a gate over one
 // project needs of a database of every advisory.
 type SnapshotReader struct {
-	// Created, KEV and EOL are the snapshot's, as in Snapshot.
+	// Created, KEV and EOL are the snapshot's, as in Snapshot. When the
+	// snapshot has kev.txt, KEV holds only what matching reads of each
+	// entry (its cveID, dateAdded and knownRansomwareCampaignUse), as does
+	// the Snapshot of ReadFor; Read decodes the whole catalog.
 	Created time.Time
 	KEV     *KEVCatalog
 	EOL     []*EOLProduct
+
+	kevFile   *zip.File // kev.json
+	kevListed bool      // KEV was read from kev.txt
 
 	records []*zip.File // every osv/*.json entry, in file order
 	// packages maps a package key (packageKey) to the entries of the
@@ -266,6 +325,8 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 	}
 	sr := &SnapshotReader{}
 	sawManifest := false
+	var kevVersion string
+	var listed []byte // kev.txt
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("read snapshot: %w", err)
@@ -280,7 +341,11 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 			}
 			continue
 		}
-		if name != "manifest.json" && name != "kev.json" && name != packageListName &&
+		if name == "kev.json" {
+			sr.kevFile = f // decoded below when there is no kev.txt
+			continue
+		}
+		if name != "manifest.json" && name != kevListName && name != packageListName &&
 			(!strings.HasPrefix(name, "eol/") || path.Ext(name) != ".json") {
 			continue
 		}
@@ -301,15 +366,12 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 				return nil, fmt.Errorf("read snapshot: version %d is newer than %d", m.Version, SnapshotVersion)
 			}
 			sr.Created = m.Created
+			kevVersion = m.KEVVersion
 			sawManifest = true
 		case name == packageListName:
 			sr.readPackageList(data)
-		case name == "kev.json":
-			k, err := DecodeKEV(bytes.NewReader(data))
-			if err != nil {
-				return nil, fmt.Errorf("read snapshot: %w", err)
-			}
-			sr.KEV = k
+		case name == kevListName:
+			listed = data
 		default: // eol/<product>.json
 			p, err := DecodeEOLProduct(strings.TrimSuffix(path.Base(name), ".json"), data)
 			if err != nil {
@@ -321,7 +383,27 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 	if !sawManifest {
 		return nil, ErrNotSnapshot
 	}
+	if sr.kevFile != nil {
+		if c, ok := readKEVList(listed, kevVersion); listed != nil && ok {
+			sr.KEV, sr.kevListed = c, true
+		} else if sr.KEV, err = sr.decodeKEV(); err != nil {
+			return nil, err
+		}
+	}
 	return sr, nil
+}
+
+// decodeKEV decodes kev.json whole.
+func (sr *SnapshotReader) decodeKEV() (*KEVCatalog, error) {
+	data, _, err := readZipEntry(sr.kevFile, maxSnapshotPart)
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot %q: %w", sr.kevFile.Name, err)
+	}
+	k, err := DecodeKEV(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("read snapshot: %w", err)
+	}
+	return k, nil
 }
 
 // maxSnapshotPart is the largest manifest, package list, KEV catalog or
@@ -388,7 +470,13 @@ func (sr *SnapshotReader) Records() int { return len(sr.records) }
 // Read decodes every advisory record. Bad records are skipped and
 // counted.
 func (sr *SnapshotReader) Read(ctx context.Context) (*Snapshot, LoadStats, error) {
-	return sr.read(ctx, nil)
+	s, st, err := sr.read(ctx, nil)
+	if err == nil && sr.kevListed {
+		if s.KEV, err = sr.decodeKEV(); err != nil {
+			return nil, st, err
+		}
+	}
+	return s, st, err
 }
 
 // ReadFor decodes the records that can match the purls: those naming one

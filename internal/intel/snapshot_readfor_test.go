@@ -184,3 +184,98 @@ func TestSnapshotPackageListOddNames(t *testing.T) {
 		t.Errorf("ReadFor(unrelated) read %d records %v, want only TEST-ODD-1", st.Loaded, snap.Advisories)
 	}
 }
+
+// TestSnapshotKEVList: ReadFor takes the KEV entries from kev.txt, with
+// the fields matching reads, and answers as the whole catalog does; Read
+// still gives the whole catalog; a snapshot without kev.txt, or with a
+// line of it broken, decodes kev.json instead.
+func TestSnapshotKEVList(t *testing.T) {
+	f := mustFixtures(t)
+	ctx := context.Background()
+	now := intel.Options{Now: func() time.Time { return fixedNow }}
+	z := writeSnapshot(t, &intel.Snapshot{Created: fixedNow, Advisories: f.advisories, KEV: f.kev, EOL: f.eol})
+	set := fixturePurls(f.advisories)
+	want := f.index.MatchBatch(set)
+	kev := 0
+	for _, r := range want {
+		for _, m := range r.Matches {
+			if m.KEV {
+				kev++
+			}
+		}
+	}
+	if kev == 0 {
+		t.Fatal("no fixture match is known-exploited: the comparison proves nothing")
+	}
+
+	broken := rewriteEntry(t, z, "kev.txt", func(b []byte) []byte { return append([]byte("CVE-2021-44228 no tabs\n"), b...) })
+	for name, z := range map[string][]byte{
+		"with kev.txt":        z,
+		"without kev.txt":     withoutEntry(t, z, "kev.txt"),
+		"with a broken entry": broken,
+	} {
+		sr := openSnapshot(t, z)
+		if got, want := len(sr.KEV.Vulnerabilities), len(f.kev.Vulnerabilities); got != want {
+			t.Errorf("%s: KEV has %d entries, want %d", name, got, want)
+		}
+		if sr.KEV.CatalogVersion != f.kev.CatalogVersion {
+			t.Errorf("%s: KEV catalog version %q, want %q", name, sr.KEV.CatalogVersion, f.kev.CatalogVersion)
+		}
+		snap, _, err := sr.ReadFor(ctx, set)
+		if err != nil {
+			t.Fatalf("%s: ReadFor: %v", name, err)
+		}
+		if diff := cmp.Diff(want, snap.Index(now).MatchBatch(set)); diff != "" {
+			t.Errorf("%s: ReadFor answers differently from the whole catalog (-want +got):\n%s", name, diff)
+		}
+		whole, _, err := sr.Read(ctx)
+		if err != nil {
+			t.Fatalf("%s: Read: %v", name, err)
+		}
+		if diff := cmp.Diff(f.kev.Vulnerabilities, whole.KEV.Vulnerabilities); diff != "" {
+			t.Errorf("%s: Read's KEV catalog is not the whole catalog (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+// rewriteEntry rewrites the zip z with the named entry's bytes changed by
+// edit.
+func rewriteEntry(t *testing.T, z []byte, name string, edit func([]byte) []byte) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(z), int64(len(z)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	found := false
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Name == name {
+			found = true
+			data = edit(data)
+		}
+		w, err := zw.Create(f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !found {
+		t.Fatalf("the snapshot has no entry %s", name)
+	}
+	return buf.Bytes()
+}
