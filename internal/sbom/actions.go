@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
@@ -114,10 +113,10 @@ type actionRef struct {
 }
 
 var (
-	commitRef = regexp.MustCompile(`^[0-9a-fA-F]{40}$`)
+	commitRef = lazyRegexp(`^[0-9a-fA-F]{40}$`)
 	// releaseTag is a release in a pin's comment: "v4", "v4.1.1", "4.1.1"
 	// (a bare number, such as a date's year, is not one).
-	releaseTag = regexp.MustCompile(`\b(?:v\d+(?:\.\d+){0,2}|\d+\.\d+(?:\.\d+)?)(?:[-+][0-9A-Za-z.-]+)?\b`)
+	releaseTag = lazyRegexp(`\b(?:v\d+(?:\.\d+){0,2}|\d+\.\d+(?:\.\d+)?)(?:[-+][0-9A-Za-z.-]+)?\b`)
 )
 
 // parseUses reads "owner/repo[/path]@ref" (with the line's comment, for
@@ -137,9 +136,9 @@ func parseUses(value, comment string) (actionRef, bool) {
 		return actionRef{}, false
 	}
 	a := actionRef{name: strings.ToLower(parts[0] + "/" + parts[1]), version: ref}
-	if commitRef.MatchString(ref) {
+	if commitRef().MatchString(ref) {
 		a.commit = strings.ToLower(ref)
-		if tag := releaseTag.FindString(strings.TrimPrefix(strings.TrimSpace(comment), "#")); tag != "" {
+		if tag := releaseTag().FindString(strings.TrimPrefix(strings.TrimSpace(comment), "#")); tag != "" {
 			a.version = tag
 		}
 	}

@@ -2,7 +2,6 @@ package sbom
 
 import (
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
@@ -31,13 +30,13 @@ func isConanfile(p string) bool {
 
 var (
 	// A reference: name/version, then @user/channel and #revision.
-	conanRef = regexp.MustCompile(`^([a-zA-Z0-9_][a-zA-Z0-9_.+-]*)/([^@#\s/]+)(?:@[^#\s]*)?(?:#\S*)?$`)
+	conanRef = lazyRegexp(`^([a-zA-Z0-9_][a-zA-Z0-9_.+-]*)/([^@#\s/]+)(?:@[^#\s]*)?(?:#\S*)?$`)
 	// self.requires("ref") and its tool, build and test kinds.
-	conanCall = regexp.MustCompile(`\bself\.(requires|tool_requires|build_requires|test_requires)\s*\(\s*["']([^"']+)["']`)
+	conanCall = lazyRegexp(`\bself\.(requires|tool_requires|build_requires|test_requires)\s*\(\s*["']([^"']+)["']`)
 	// requires = "ref", ("ref", "ref") or ["ref", ...], across lines to
 	// the closing bracket.
-	conanAttr = regexp.MustCompile(`(?m)^\s*(requires|tool_requires|build_requires|test_requires)\s*=\s*([\[(]?)`)
-	conanStr  = regexp.MustCompile(`["']([^"'\n]+)["']`)
+	conanAttr = lazyRegexp(`(?m)^\s*(requires|tool_requires|build_requires|test_requires)\s*=\s*([\[(]?)`)
+	conanStr  = lazyRegexp(`["']([^"'\n]+)["']`)
 )
 
 func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
@@ -69,10 +68,10 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		}
 	} else {
 		code := stripPythonComments(b)
-		for _, m := range conanCall.FindAllSubmatch(code, -1) {
+		for _, m := range conanCall().FindAllSubmatch(code, -1) {
 			reqs = append(reqs, req{string(m[2]), kindDev(string(m[1]))})
 		}
-		for _, loc := range conanAttr.FindAllSubmatchIndex(code, -1) {
+		for _, loc := range conanAttr().FindAllSubmatchIndex(code, -1) {
 			kind := string(code[loc[2]:loc[3]])
 			rest := code[loc[1]:]
 			end := strings.IndexByte(string(rest), '\n')
@@ -82,16 +81,16 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 			if end < 0 {
 				end = len(rest)
 			}
-			for _, s := range conanStr.FindAllSubmatch(rest[:end], -1) {
+			for _, s := range conanStr().FindAllSubmatch(rest[:end], -1) {
 				reqs = append(reqs, req{string(s[1]), kindDev(kind)})
 			}
 		}
 	}
 	var out []*extractor.Package
 	for _, r := range reqs {
-		m := conanRef.FindStringSubmatch(strings.TrimSpace(r.ref))
+		m := conanRef().FindStringSubmatch(strings.TrimSpace(r.ref))
 		if m == nil {
-			if name, _, ok := strings.Cut(r.ref, "/"); ok && conanRef.MatchString(name+"/x") {
+			if name, _, ok := strings.Cut(r.ref, "/"); ok && conanRef().MatchString(name+"/x") {
 				out = append(out, conanPackage(in.Path, name, "", r.dev)) // a range: no version
 			}
 			continue
@@ -114,8 +113,8 @@ func conanPackage(p, name, version string, dev bool) *extractor.Package {
 		Location: extractor.LocationFromPath(p), Metadata: &osv.DepGroupMetadata{DepGroupVals: groups}}
 }
 
-var pythonComment = regexp.MustCompile(`(?m)^\s*#.*$|\s#[^"'\n]*$`)
+var pythonComment = lazyRegexp(`(?m)^\s*#.*$|\s#[^"'\n]*$`)
 
 // stripPythonComments removes a Python file's comment lines and trailing
 // comments (not a "#" inside a string on its line).
-func stripPythonComments(b []byte) []byte { return pythonComment.ReplaceAll(b, nil) }
+func stripPythonComments(b []byte) []byte { return pythonComment().ReplaceAll(b, nil) }

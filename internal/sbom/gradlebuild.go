@@ -209,7 +209,7 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 	if boot == "" {
 		boot = catalog.boot // alias(libs.plugins.spring.boot)
 	}
-	for _, d := range gradleDependencies(withoutBlocks(script, gradleConstraintsBlock), own.libs) {
+	for _, d := range gradleDependencies(withoutBlocks(script, gradleConstraintsBlock()), own.libs) {
 		version := resolveGradleVersion(d.version, own.props)
 		if d.version == "" && d.group == "org.springframework.boot" {
 			version = boot // the plugin's own dependency management: its version
@@ -228,13 +228,13 @@ func (c *gradleScripts) read(in *filesystem.ScanInput, b []byte) ([]*extractor.P
 // gradleBootPlugin is the Spring Boot plugin applied with its version:
 // id 'org.springframework.boot' version '3.0.4', or the Kotlin DSL's
 // id("org.springframework.boot") version "3.0.4".
-var gradleBootPlugin = regexp.MustCompile(`\bid\s*\(?\s*["']org\.springframework\.boot["']\s*\)?\s*version\s*\(?\s*(?:["']([^"']+)["']|([A-Za-z_][\w.]*))`)
+var gradleBootPlugin = lazyRegexp(`\bid\s*\(?\s*["']org\.springframework\.boot["']\s*\)?\s*version\s*\(?\s*(?:["']([^"']+)["']|([A-Za-z_][\w.]*))`)
 
 // gradleBootClasspath is the Spring Boot plugin put on the build's
 // classpath the older way, applied by id without a version
 // (buildscript { dependencies { classpath "org.springframework.boot:
 // spring-boot-gradle-plugin:${springBootVersion}" } }).
-var gradleBootClasspath = regexp.MustCompile(`["']org\.springframework\.boot:spring-boot-gradle-plugin:([^"'\s]+)["']`)
+var gradleBootClasspath = lazyRegexp(`["']org\.springframework\.boot:spring-boot-gradle-plugin:([^"'\s]+)["']`)
 
 // springBootVersion is the version of the Spring Boot plugin that builds
 // the module, "" when none is known: the plugin manages the versions of
@@ -245,13 +245,13 @@ var gradleBootClasspath = regexp.MustCompile(`["']org\.springframework\.boot:spr
 // script wins, then the nearest script above it, then the settings.
 func springBootVersion(script []byte, above [][]byte, props map[string]string) string {
 	for _, code := range append([][]byte{script}, above...) {
-		if m := gradleBootPlugin.FindSubmatch(code); m != nil {
+		if m := gradleBootPlugin().FindSubmatch(code); m != nil {
 			if len(m[1]) > 0 {
 				return resolveGradleVersion(string(m[1]), props)
 			}
 			return resolveGradleVersion("${"+string(m[2])+"}", props)
 		}
-		if m := gradleBootClasspath.FindSubmatch(code); m != nil {
+		if m := gradleBootClasspath().FindSubmatch(code); m != nil {
 			return resolveGradleVersion(string(m[1]), props)
 		}
 	}
@@ -289,7 +289,7 @@ func (s *gradleScope) merge(other gradleScope) {
 	mergeMissing(s.libs, other.libs)
 }
 
-var gradleApplyFrom = regexp.MustCompile(`\bapply\s*\(?\s*from\s*[:=]\s*(?:file\(\s*)?["']([^"']+\.gradle(?:\.kts)?)["']`)
+var gradleApplyFrom = lazyRegexp(`\bapply\s*\(?\s*from\s*[:=]\s*(?:file\(\s*)?["']([^"']+\.gradle(?:\.kts)?)["']`)
 
 // apply merges the scripts that script (in dir) applies with "apply from",
 // and those they apply, into s. $rootDir and ${rootDir} are root.
@@ -297,7 +297,7 @@ func (s *gradleScope) apply(c *gradleScripts, fsys fs.FS, dir, root string, scri
 	if depth >= maxGradleApply {
 		return
 	}
-	for _, m := range gradleApplyFrom.FindAllSubmatch(script, -1) {
+	for _, m := range gradleApplyFrom().FindAllSubmatch(script, -1) {
 		ref, base := string(m[1]), dir
 		for _, prefix := range []string{"$rootDir/", "${rootDir}/", "$rootProject.projectDir/", "${rootProject.projectDir}/"} {
 			if r, ok := strings.CutPrefix(ref, prefix); ok {
@@ -361,23 +361,23 @@ func gradleRoot(fsys fs.FS, dir string) string {
 // gradleLibrary binds a name to a coordinate string: libraries.junit =
 // 'junit:junit:4.12', val okhttp = "com.squareup.okhttp3:okhttp:$v", or a
 // map's junit: 'junit:junit:4.12'.
-var gradleLibrary = regexp.MustCompile(`(?m)(?:^|[\s\[,(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)["']?[ \t]*(?::[ \t]*String[ \t]*)?(?:=|:)[ \t]*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
+var gradleLibrary = lazyRegexp(`(?m)(?:^|[\s\[,(])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)["']?[ \t]*(?::[ \t]*String[ \t]*)?(?:=|:)[ \t]*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
 
 // gradleIndexedLibrary is the Kotlin DSL's map form of a library:
 // libraries["junit4"] = "junit:junit:4.12", named libraries.junit4.
-var gradleIndexedLibrary = regexp.MustCompile(`\b([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
+var gradleIndexedLibrary = lazyRegexp(`\b([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'\s:$@]+:[^"'\s:$@]+:[^"'\s]+)["']`)
 
 // gradleLibraries are the libraries a script names.
 func gradleLibraries(script []byte) map[string]string {
 	libs := map[string]string{}
-	for _, m := range gradleLibrary.FindAllSubmatch(script, -1) {
+	for _, m := range gradleLibrary().FindAllSubmatch(script, -1) {
 		name := string(m[1])
 		name = strings.TrimPrefix(strings.TrimPrefix(name, "ext."), "project.ext.")
 		if _, ok := libs[name]; !ok {
 			libs[name] = string(m[2])
 		}
 	}
-	for _, m := range gradleIndexedLibrary.FindAllSubmatch(script, -1) {
+	for _, m := range gradleIndexedLibrary().FindAllSubmatch(script, -1) {
 		if name := string(m[1]) + "." + string(m[2]); libs[name] == "" {
 			libs[name] = string(m[3])
 		}
@@ -431,16 +431,16 @@ func mergeMissing(into, from map[string]string) {
 }
 
 var (
-	gradleBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+	gradleBlockComment = lazyRegexp(`(?s)/\*.*?\*/`)
 	// A line comment: "//" not inside a URL ("https://").
-	gradleLineComment = regexp.MustCompile(`(?m)(^|[^:"'])//.*$`)
+	gradleLineComment = lazyRegexp(`(?m)(^|[^:"'])//.*$`)
 )
 
 // stripGradleComments removes a script's comments, which often quote
 // dependencies that are not declared.
 func stripGradleComments(b []byte) []byte {
-	b = gradleBlockComment.ReplaceAll(b, nil)
-	return gradleLineComment.ReplaceAll(b, []byte("$1"))
+	b = gradleBlockComment().ReplaceAll(b, nil)
+	return gradleLineComment().ReplaceAll(b, []byte("$1"))
 }
 
 // withoutBlocks removes each block of a script that re finds the start
@@ -480,15 +480,15 @@ func closingBrace(b []byte, open int) int {
 var (
 	// name = 'value', ext.name = "value", def/val/var name = "value",
 	// project.ext.name = ..., rootProject.ext.name = ...
-	gradleAssign = regexp.MustCompile(`(?m)^[ \t]*(?:(?:project\.|rootProject\.)?ext\.|(?:const[ \t]+)?(?:def|val|var)[ \t]+)?([A-Za-z_][\w.]*)[ \t]*(?::[ \t]*String[ \t]*)?(?:=|by[ \t]+extra\()[ \t]*["']([^"'$\n]+)["']`)
+	gradleAssign = lazyRegexp(`(?m)^[ \t]*(?:(?:project\.|rootProject\.)?ext\.|(?:const[ \t]+)?(?:def|val|var)[ \t]+)?([A-Za-z_][\w.]*)[ \t]*(?::[ \t]*String[ \t]*)?(?:=|by[ \t]+extra\()[ \t]*["']([^"'$\n]+)["']`)
 	// extra["name"] = "value", ext["name"] = 'value'
-	gradleExtraIndex = regexp.MustCompile(`\b(?:extra|ext)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'$\n]+)["']`)
+	gradleExtraIndex = lazyRegexp(`\b(?:extra|ext)\[\s*["']([\w.-]+)["']\s*\]\s*=\s*["']([^"'$\n]+)["']`)
 	// set("name", "value"), extra.set("name", "value")
-	gradleSet = regexp.MustCompile(`\bset\(\s*["']([\w.-]+)["']\s*,\s*["']([^"'$\n]+)["']\s*\)`)
+	gradleSet = lazyRegexp(`\bset\(\s*["']([\w.-]+)["']\s*,\s*["']([^"'$\n]+)["']\s*\)`)
 	// "name" to "value" in a Kotlin map (val versions = mapOf("okhttp" to "4.9.0")).
-	gradleKotlinPair = regexp.MustCompile(`["']([A-Za-z_][\w.-]*)["'][ \t]+to[ \t]+["']([^"'$\n]+)["']`)
+	gradleKotlinPair = lazyRegexp(`["']([A-Za-z_][\w.-]*)["'][ \t]+to[ \t]+["']([^"'$\n]+)["']`)
 	// name: 'value' inside a map of versions (ext.versions = [spring: '5.0']).
-	gradleMapEntry = regexp.MustCompile(`(?:\[|,)\s*['"]?([A-Za-z_][\w-]*)['"]?\s*:\s*["']([^"'$\n]+)["']`)
+	gradleMapEntry = lazyRegexp(`(?:\[|,)\s*['"]?([A-Za-z_][\w-]*)['"]?\s*:\s*["']([^"'$\n]+)["']`)
 )
 
 // gradleProperties are the properties a script sets to a literal value,
@@ -503,17 +503,17 @@ func gradleProperties(script []byte) map[string]string {
 			}
 		}
 	}
-	for _, re := range []*regexp.Regexp{gradleAssign, gradleExtraIndex, gradleSet} {
+	for _, re := range []*regexp.Regexp{gradleAssign(), gradleExtraIndex(), gradleSet()} {
 		for _, m := range re.FindAllSubmatch(script, -1) {
 			set(string(m[1]), strings.TrimSpace(string(m[2])))
 		}
 	}
-	for _, m := range gradleKotlinPair.FindAllSubmatch(script, -1) {
+	for _, m := range gradleKotlinPair().FindAllSubmatch(script, -1) {
 		if _, ok := props[string(m[1])]; !ok {
 			props[string(m[1])] = strings.TrimSpace(string(m[2]))
 		}
 	}
-	for _, m := range gradleMapEntry.FindAllSubmatch(script, -1) {
+	for _, m := range gradleMapEntry().FindAllSubmatch(script, -1) {
 		switch k := string(m[1]); k {
 		case "group", "name", "version", "module", "classifier", "ext", "path", "configuration", "dir", "include", "exclude":
 		default:
@@ -551,19 +551,19 @@ type gradleDep struct {
 var (
 	// configuration "group:artifact[:version[:classifier]][@ext]", with
 	// or without parentheses; platform(...) BOMs are not dependencies.
-	gradleStringDep = regexp.MustCompile(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(?[ \t]*(platform\(|enforcedPlatform\()?[ \t]*["']([^"'\s:$@]+):([^"'\s:$@]+)(?::([^"'\s:@]+))?(?::[^"'\s:@]+)?(?:@\w+)?["']`)
+	gradleStringDep = lazyRegexp(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(?[ \t]*(platform\(|enforcedPlatform\()?[ \t]*["']([^"'\s:$@]+):([^"'\s:$@]+)(?::([^"'\s:@]+))?(?::[^"'\s:@]+)?(?:@\w+)?["']`)
 	// configuration group: 'g', name: 'a', version: 'v' (Groovy), or
 	// configuration(group = "g", name = "a", version = "v") (Kotlin).
-	gradleMapDep = regexp.MustCompile(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(*[ \t]*group[ \t]*[:=][ \t]*["']([^"']+)["'][ \t]*,[ \t]*name[ \t]*[:=][ \t]*["']([^"']+)["'](?:[ \t]*,[ \t]*version[ \t]*[:=][ \t]*["']([^"']+)["'])?`)
+	gradleMapDep = lazyRegexp(`(?m)(?:^|[\s{;(])([A-Za-z][\w]*)[ \t]*\(*[ \t]*group[ \t]*[:=][ \t]*["']([^"']+)["'][ \t]*,[ \t]*name[ \t]*[:=][ \t]*["']([^"']+)["'](?:[ \t]*,[ \t]*version[ \t]*[:=][ \t]*["']([^"']+)["'])?`)
 )
 
 // gradleLibraryRefs is a configuration given libraries by name:
 // "compile libraries.bytebuddy, libraries.bytebuddyagent",
 // "testImplementation(deps.junit)".
 // gradleIndexedRef names a library of a map: implementation(libraries["junit4"]).
-var gradleIndexedRef = regexp.MustCompile(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\][ \t]*\)?[ \t]*(?:\{|$)`)
+var gradleIndexedRef = lazyRegexp(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*([A-Za-z_]\w*)\[\s*["']([\w.-]+)["']\s*\][ \t]*\)?[ \t]*(?:\{|$)`)
 
-var gradleLibraryRefs = regexp.MustCompile(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:[ \t]*,[ \t]*(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)*)[ \t]*\)?[ \t]*(?:\{|$)`)
+var gradleLibraryRefs = lazyRegexp(`(?m)(?:^|[\s{;])([A-Za-z]\w*)[ \t]*\(?[ \t]*((?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*(?:[ \t]*,[ \t]*(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*)*)[ \t]*\)?[ \t]*(?:\{|$)`)
 
 // gradleDependencies lists the dependencies of a script (comments and
 // constraints removed), in order, each once; libs are the libraries it
@@ -582,24 +582,24 @@ func gradleDependencies(script []byte, libs map[string]string) []gradleDep {
 			out = append(out, d)
 		}
 	}
-	for _, m := range gradleStringDep.FindAllSubmatch(script, -1) {
+	for _, m := range gradleStringDep().FindAllSubmatch(script, -1) {
 		if len(m[2]) > 0 {
 			continue // a platform: a BOM, not a dependency
 		}
 		add(string(m[1]), string(m[3]), string(m[4]), string(m[5]))
 	}
-	for _, m := range gradleMapDep.FindAllSubmatch(script, -1) {
+	for _, m := range gradleMapDep().FindAllSubmatch(script, -1) {
 		add(string(m[1]), string(m[2]), string(m[3]), string(m[4]))
 	}
 	if len(libs) > 0 {
-		for _, m := range gradleIndexedRef.FindAllSubmatch(script, -1) {
+		for _, m := range gradleIndexedRef().FindAllSubmatch(script, -1) {
 			if coord, ok := libs[string(m[2])+"."+string(m[3])]; ok {
 				if parts := strings.Split(coord, ":"); len(parts) >= 3 {
 					add(string(m[1]), parts[0], parts[1], parts[2])
 				}
 			}
 		}
-		for _, m := range gradleLibraryRefs.FindAllSubmatch(script, -1) {
+		for _, m := range gradleLibraryRefs().FindAllSubmatch(script, -1) {
 			for ref := range strings.SplitSeq(string(m[2]), ",") {
 				coord, ok := lookupLibrary(libs, strings.TrimSpace(ref))
 				if !ok {
@@ -634,7 +634,7 @@ func gradleConfiguration(conf string) (development, ok bool) {
 	return dev, true
 }
 
-var gradleRef = regexp.MustCompile(`\$\{([^}]+)\}|\$([A-Za-z_][\w.]*)`)
+var gradleRef = lazyRegexp(`\$\{([^}]+)\}|\$([A-Za-z_][\w.]*)`)
 
 // resolveGradleVersion is a declared version with the properties it names
 // filled in: "" when one is not known, or when the version is dynamic
@@ -644,8 +644,8 @@ func resolveGradleVersion(v string, props map[string]string) string {
 		return ""
 	}
 	unknown := false
-	v = gradleRef.ReplaceAllStringFunc(v, func(ref string) string {
-		m := gradleRef.FindStringSubmatch(ref)
+	v = gradleRef().ReplaceAllStringFunc(v, func(ref string) string {
+		m := gradleRef().FindStringSubmatch(ref)
 		name := strings.TrimSpace(m[1] + m[2])
 		name = strings.TrimSuffix(strings.TrimSuffix(name, ".get()"), ".toString()")
 		if val, ok := props[name]; ok {

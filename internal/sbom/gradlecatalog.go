@@ -83,7 +83,7 @@ func catalogAlias(s string) string {
 
 // gradleCatalogRef is a configuration followed by a catalog accessor,
 // perhaps through platform() or testFixtures().
-var gradleCatalogRef = regexp.MustCompile(`\b([A-Za-z_]\w*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?libs\.([A-Za-z_][\w.]*)`)
+var gradleCatalogRef = lazyRegexp(`\b([A-Za-z_]\w*)\s*\(?\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?libs\.([A-Za-z_][\w.]*)`)
 
 // catalogRefs is what a catalog names besides its libraries: each
 // bundle's libraries (by normalised name and keys), and the plugins that
@@ -134,7 +134,7 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 			return
 		}
 		devModule := inLogic(p) || gradleTestModule(code, refs.testPlugins)
-		for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
+		for _, m := range gradleCatalogRef().FindAllSubmatch(code, -1) {
 			flag, known := configurationFlag(string(m[1]))
 			if !known {
 				continue
@@ -155,7 +155,7 @@ func catalogUses(fsys fs.FS, root string, refs catalogRefs) map[string]uint8 {
 // add("implementation", libs.findBundle("ktor")...), and in a precompiled
 // script, implementation(libs.okhttp) where the build generates accessors.
 func conventionUses(code []byte, use func(ref string, flag uint8)) {
-	for _, m := range gradleConventionRef.FindAllSubmatch(code, -1) {
+	for _, m := range gradleConventionRef().FindAllSubmatch(code, -1) {
 		conf := string(m[1]) + string(m[2]) + string(m[3])
 		flag, ok := configurationFlag(conf)
 		if !ok {
@@ -167,7 +167,7 @@ func conventionUses(code []byte, use func(ref string, flag uint8)) {
 		}
 		use(ref, flag)
 	}
-	for _, m := range gradleCatalogRef.FindAllSubmatch(code, -1) {
+	for _, m := range gradleCatalogRef().FindAllSubmatch(code, -1) {
 		if flag, ok := configurationFlag(string(m[1])); ok {
 			if ref := strings.TrimSuffix(string(m[2]), ".get"); !strings.HasPrefix(ref, "findLibrary") && !strings.HasPrefix(ref, "findBundle") {
 				use(catalogAlias(ref), flag)
@@ -190,7 +190,7 @@ func configurationFlag(conf string) (flag uint8, known bool) {
 // gradleConventionRef is a configuration, quoted ("implementation"(...)),
 // as add's first argument, or called, followed by a catalog lookup by
 // name, perhaps through platform().
-var gradleConventionRef = regexp.MustCompile(`(?:"(\w+)"\s*\(|\badd\(\s*"(\w+)"\s*,|\b(\w+)\s*\()\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?\w+\.find(Library|Bundle)\(\s*"([^"]+)"`)
+var gradleConventionRef = lazyRegexp(`(?:"(\w+)"\s*\(|\badd\(\s*"(\w+)"\s*,|\b(\w+)\s*\()\s*(?:(?:platform|enforcedPlatform|testFixtures)\s*\(\s*)?\w+\.find(Library|Bundle)\(\s*"([^"]+)"`)
 
 // conventionSource reports whether p is the source of a convention
 // plugin in a build of plugins: Kotlin, or a precompiled script plugin
@@ -208,8 +208,8 @@ func conventionSource(p string) bool {
 // build the project, as buildSrc's do.
 func gradlePluginBuilds(settings []byte) []string {
 	var out []string
-	for _, blk := range gradleBlocks(settings, gradlePluginManagementBlock) {
-		for _, m := range gradleIncludeBuild.FindAllSubmatch(blk, -1) {
+	for _, blk := range gradleBlocks(settings, gradlePluginManagementBlock()) {
+		for _, m := range gradleIncludeBuild().FindAllSubmatch(blk, -1) {
 			if d := path.Clean(string(m[1])); d != "." && !strings.HasPrefix(d, "../") && !path.IsAbs(d) {
 				out = append(out, d)
 			}
@@ -219,10 +219,10 @@ func gradlePluginBuilds(settings []byte) []string {
 }
 
 var (
-	gradleIncludeBuild = regexp.MustCompile(`\bincludeBuild\s*\(?\s*["']([^"'$]+)["']`)
+	gradleIncludeBuild = lazyRegexp(`\bincludeBuild\s*\(?\s*["']([^"'$]+)["']`)
 	// The starts of the blocks the Gradle readers look into or leave out.
-	gradlePluginManagementBlock = regexp.MustCompile(`\bpluginManagement\s*\{`)
-	gradleConstraintsBlock      = regexp.MustCompile(`\bconstraints\s*\{`)
+	gradlePluginManagementBlock = lazyRegexp(`\bpluginManagement\s*\{`)
+	gradleConstraintsBlock      = lazyRegexp(`\bconstraints\s*\{`)
 )
 
 // gradleBlocks returns the contents of each block of a script that re
@@ -435,10 +435,10 @@ const androidTestPlugin = "com.android.test"
 // test plugin: by id, or by the alias of a catalog plugin with that id
 // (alias(libs.plugins.android.test)).
 func gradleTestModule(code []byte, testPlugins []string) bool {
-	if gradleAndroidTest.Match(code) {
+	if gradleAndroidTest().Match(code) {
 		return true
 	}
-	for _, m := range gradlePluginAlias.FindAllSubmatch(code, -1) {
+	for _, m := range gradlePluginAlias().FindAllSubmatch(code, -1) {
 		if slices.Contains(testPlugins, catalogAlias(string(m[1]))) {
 			return true
 		}
@@ -447,6 +447,6 @@ func gradleTestModule(code []byte, testPlugins []string) bool {
 }
 
 var (
-	gradleAndroidTest = regexp.MustCompile(`\b(?:id|plugin)\s*[(:=]?\s*["']com\.android\.test["']`)
-	gradlePluginAlias = regexp.MustCompile(`\balias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)`)
+	gradleAndroidTest = lazyRegexp(`\b(?:id|plugin)\s*[(:=]?\s*["']com\.android\.test["']`)
+	gradlePluginAlias = lazyRegexp(`\balias\s*\(\s*libs\.plugins\.([\w.]+)\s*\)`)
 )

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -240,7 +239,7 @@ func pyprojectStarts(lk *lockIndex) {
 		}
 	}
 	addReq := func(r string, dev bool) {
-		if mm := pep508Name.FindStringSubmatch(r); mm != nil {
+		if mm := pep508Name().FindStringSubmatch(r); mm != nil {
 			add(mm[1], dev)
 		}
 	}
@@ -353,9 +352,9 @@ func uvGraph(data []byte, lk *lockIndex) error {
 
 // gemSpec is "    name (version)" in a specs block; gemDep "      name (constraints)".
 var (
-	gemSpec = regexp.MustCompile(`^    ([^ ]+) \(([^)]+)\)$`)
-	gemDep  = regexp.MustCompile(`^      ([^ ]+)(?: \(.*\))?$`)
-	gemRoot = regexp.MustCompile(`^  ([^ !]+)!?(?: \(.*\))?$`)
+	gemSpec = lazyRegexp(`^    ([^ ]+) \(([^)]+)\)$`)
+	gemDep  = lazyRegexp(`^      ([^ ]+)(?: \(.*\))?$`)
+	gemRoot = lazyRegexp(`^  ([^ !]+)!?(?: \(.*\))?$`)
 )
 
 func gemGraph(data []byte, lk *lockIndex) error {
@@ -411,7 +410,7 @@ func gemGraph(data []byte, lk *lockIndex) error {
 				revision = r
 				continue
 			}
-			if m := gemSpec.FindStringSubmatch(line); m != nil {
+			if m := gemSpec().FindStringSubmatch(line); m != nil {
 				specs = append(specs, spec{name: m[1], version: m[2]})
 				if i, ok := findGem(m[1], m[2]); ok {
 					switch section {
@@ -424,12 +423,12 @@ func gemGraph(data []byte, lk *lockIndex) error {
 				inDeps = true
 				continue
 			}
-			if m := gemDep.FindStringSubmatch(line); m != nil && inDeps && len(specs) > 0 {
+			if m := gemDep().FindStringSubmatch(line); m != nil && inDeps && len(specs) > 0 {
 				s := &specs[len(specs)-1]
 				s.deps = append(s.deps, m[1])
 			}
 		case "DEPENDENCIES":
-			if m := gemRoot.FindStringSubmatch(line); m != nil {
+			if m := gemRoot().FindStringSubmatch(line); m != nil {
 				if i, ok := lk.find(m[1], ""); ok && devGems()[m[1]] {
 					lk.devRoot("", i)
 				} else if ok {
@@ -460,9 +459,9 @@ func gemGraph(data []byte, lk *lockIndex) error {
 // mixEntry is one line of mix.lock: `"name": {:hex, :name, "version", ...,
 // [deps...], ...}` or `"name": {:git, "url", "commit", [...]}`.
 var (
-	mixHex     = regexp.MustCompile(`^\s*"([^"]+)":\s*\{:hex,\s*:"?([a-zA-Z0-9_]+)"?,\s*"([^"]+)",\s*"[^"]*",\s*\[[^\]]*\],\s*\[(.*)\],\s*"`)
-	mixGit     = regexp.MustCompile(`^\s*"([^"]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]+)"`)
-	mixDepAtom = regexp.MustCompile(`\{:([a-zA-Z0-9_]+),`)
+	mixHex     = lazyRegexp(`^\s*"([^"]+)":\s*\{:hex,\s*:"?([a-zA-Z0-9_]+)"?,\s*"([^"]+)",\s*"[^"]*",\s*\[[^\]]*\],\s*\[(.*)\],\s*"`)
+	mixGit     = lazyRegexp(`^\s*"([^"]+)":\s*\{:git,\s*"([^"]+)",\s*"([0-9a-f]+)"`)
+	mixDepAtom = lazyRegexp(`\{:([a-zA-Z0-9_]+),`)
 )
 
 func mixGraph(data []byte, lk *lockIndex) error {
@@ -475,15 +474,15 @@ func mixGraph(data []byte, lk *lockIndex) error {
 	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
 	for sc.Scan() {
 		line := sc.Text()
-		if m := mixHex.FindStringSubmatch(line); m != nil {
+		if m := mixHex().FindStringSubmatch(line); m != nil {
 			e := entry{name: m[1], version: m[3]}
-			for _, d := range mixDepAtom.FindAllStringSubmatch(m[4], -1) {
+			for _, d := range mixDepAtom().FindAllStringSubmatch(m[4], -1) {
 				e.deps = append(e.deps, d[1])
 			}
 			entries = append(entries, e)
 			continue
 		}
-		if m := mixGit.FindStringSubmatch(line); m != nil {
+		if m := mixGit().FindStringSubmatch(line); m != nil {
 			if i, ok := lk.find(m[1], ""); ok {
 				lk.setVCS(i, vcsURL(m[2], m[3]))
 			}
@@ -633,12 +632,12 @@ func goRoots(data []byte, lk *lockIndex) error {
 // gemfileBlock opens a Ruby block that ends with "end": a group, a
 // platform, a source or git block, a conditional.
 var (
-	gemfileGem      = regexp.MustCompile(`^gem\s*\(?\s*["']([^"']+)["'](.*)$`)
-	gemfileGroup    = regexp.MustCompile(`^group\s*\(?(.*?)\)?\s*do\b`)
-	gemfileOpens    = regexp.MustCompile(`(^(if|unless|case|begin|while|until|for)\b)|\bdo\s*(\|[^|]*\|)?\s*$`)
-	gemfileEnd      = regexp.MustCompile(`^end\b`)
-	gemfileGroupOpt = regexp.MustCompile(`(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]*\]|:\w+|["'][^"']*["'])`)
-	gemfileName     = regexp.MustCompile(`:(\w+)|["']([^"']*)["']`)
+	gemfileGem      = lazyRegexp(`^gem\s*\(?\s*["']([^"']+)["'](.*)$`)
+	gemfileGroup    = lazyRegexp(`^group\s*\(?(.*?)\)?\s*do\b`)
+	gemfileOpens    = lazyRegexp(`(^(if|unless|case|begin|while|until|for)\b)|\bdo\s*(\|[^|]*\|)?\s*$`)
+	gemfileEnd      = lazyRegexp(`^end\b`)
+	gemfileGroupOpt = lazyRegexp(`(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]*\]|:\w+|["'][^"']*["'])`)
+	gemfileName     = lazyRegexp(`:(\w+)|["']([^"']*)["']`)
 )
 
 // gemfileDevelopment reads a Gemfile (Ruby, read here line by line as
@@ -652,7 +651,7 @@ func gemfileDevelopment(data []byte) map[string]bool {
 	decl := map[string][]bool{} // per declaration: development-only?
 	names := func(s string) []string {
 		var out []string
-		for _, m := range gemfileName.FindAllStringSubmatch(s, -1) {
+		for _, m := range gemfileName().FindAllStringSubmatch(s, -1) {
 			out = append(out, m[1]+m[2])
 		}
 		return out
@@ -663,23 +662,23 @@ func gemfileDevelopment(data []byte) map[string]bool {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		if gemfileEnd.MatchString(line) {
+		if gemfileEnd().MatchString(line) {
 			if len(stack) > 0 {
 				stack = stack[:len(stack)-1]
 			}
 			continue
 		}
-		if m := gemfileGroup.FindStringSubmatch(line); m != nil {
+		if m := gemfileGroup().FindStringSubmatch(line); m != nil {
 			opts, _, _ := strings.Cut(m[1], "optional:")
 			stack = append(stack, block{groups: names(opts)})
 			continue
 		}
-		if m := gemfileGem.FindStringSubmatch(line); m != nil {
+		if m := gemfileGem().FindStringSubmatch(line); m != nil {
 			var groups []string
 			for _, b := range stack {
 				groups = append(groups, b.groups...)
 			}
-			if o := gemfileGroupOpt.FindStringSubmatch(m[2]); o != nil {
+			if o := gemfileGroupOpt().FindStringSubmatch(m[2]); o != nil {
 				groups = append(groups, names(o[1])...)
 			}
 			devOnly := len(groups) > 0
@@ -689,12 +688,12 @@ func gemfileDevelopment(data []byte) map[string]bool {
 				}
 			}
 			decl[m[1]] = append(decl[m[1]], devOnly)
-			if gemfileOpens.MatchString(line) {
+			if gemfileOpens().MatchString(line) {
 				stack = append(stack, block{})
 			}
 			continue
 		}
-		if gemfileOpens.MatchString(line) {
+		if gemfileOpens().MatchString(line) {
 			stack = append(stack, block{})
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
@@ -166,7 +165,7 @@ func testPackage(name string) bool {
 
 // msbuildTestSDK is a project SDK that makes a test project
 // (<Project Sdk="MSTest.Sdk/3.6.0">).
-var msbuildTestSDK = regexp.MustCompile(`(?i)^\s*MSTest\.Sdk\b`)
+var msbuildTestSDK = lazyRegexp(`(?i)^\s*MSTest\.Sdk\b`)
 
 // privateAll reports whether a PrivateAssets value keeps every asset
 // from the project's consumers ("all", perhaps among others: "All;
@@ -213,7 +212,7 @@ func readMSBuild(b []byte) (*msbuildProject, error) {
 				if root = name; root != "Project" {
 					return nil, fmt.Errorf("not an MSBuild project: the root element is <%s>", truncate(name))
 				}
-				testSDK = msbuildTestSDK.MatchString(attr(t, "Sdk"))
+				testSDK = msbuildTestSDK().MatchString(attr(t, "Sdk"))
 			}
 			text.Reset()
 			if len(stack) == 2 && stack[1] == "ItemGroup" && msbuildItems[name] {
@@ -282,7 +281,7 @@ func attr(e xml.StartElement, name string) string {
 }
 
 // msbuildProp is an MSBuild property reference.
-var msbuildProp = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`)
+var msbuildProp = lazyRegexp(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`)
 
 // expandProps resolves $(Name) references (property names are
 // case-insensitive), a few levels deep; one it cannot resolve stays.
@@ -291,7 +290,7 @@ func expandProps(s string, props map[string]string) string {
 		if !strings.Contains(s, "$(") {
 			return s
 		}
-		s = msbuildProp.ReplaceAllStringFunc(s, func(ref string) string {
+		s = msbuildProp().ReplaceAllStringFunc(s, func(ref string) string {
 			if v, ok := props[strings.ToLower(ref[2:len(ref)-1])]; ok {
 				return v
 			}

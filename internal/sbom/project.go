@@ -6,7 +6,6 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -275,7 +274,7 @@ func cargoProject(fsys fs.FS, p string, data []byte) (project, bool) {
 
 // pep508Name is the distribution name at the start of a PEP 508
 // requirement ("requests[socks]>=2.0; python_version<'3.8'").
-var pep508Name = regexp.MustCompile(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
+var pep508Name = lazyRegexp(`^\s*([A-Za-z0-9][A-Za-z0-9._-]*)`)
 
 // pyprojectManifest is what Sentinel reads of a pyproject.toml: PEP 621's
 // project table, PEP 735's dependency groups and Poetry's own tables.
@@ -324,7 +323,7 @@ func pyProject(data []byte) (project, bool) {
 			reqs = append(reqs, g...)
 		}
 		for _, r := range reqs {
-			if mm := pep508Name.FindStringSubmatch(r); mm != nil {
+			if mm := pep508Name().FindStringSubmatch(r); mm != nil {
 				pr.deps = append(pr.deps, mm[1])
 			}
 		}
@@ -332,7 +331,7 @@ func pyProject(data []byte) (project, bool) {
 	for _, g := range m.DependencyGroups {
 		for _, r := range g {
 			if s, ok := r.(string); ok {
-				if mm := pep508Name.FindStringSubmatch(s); mm != nil {
+				if mm := pep508Name().FindStringSubmatch(s); mm != nil {
 					pr.deps = append(pr.deps, mm[1])
 				}
 			}
@@ -440,39 +439,39 @@ func pubProject(data []byte) (project, bool) {
 // regular expressions: app and version (a literal, or a module attribute
 // such as @version), the package's licenses and the deps tuples.
 var (
-	mixApp        = regexp.MustCompile(`\bapp:\s*:([a-z_][a-zA-Z0-9_]*)`)
-	mixVersion    = regexp.MustCompile(`\bversion:\s*(?:"([^"]+)"|@([a-z_][a-zA-Z0-9_]*))`)
-	mixAttr       = regexp.MustCompile(`(?m)^\s*@([a-z_][a-zA-Z0-9_]*)\s+"([^"]+)"`)
-	mixLicenses   = regexp.MustCompile(`\blicenses:\s*\[([^\]]*)\]`)
-	mixString     = regexp.MustCompile(`"([^"]+)"`)
-	mixDepsBlock  = regexp.MustCompile(`(?s)defp?\s+deps(?:\(\))?\s+do\s*\[(.*?)\]\s*end`)
-	mixDepsTuples = regexp.MustCompile(`\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,`)
+	mixApp        = lazyRegexp(`\bapp:\s*:([a-z_][a-zA-Z0-9_]*)`)
+	mixVersion    = lazyRegexp(`\bversion:\s*(?:"([^"]+)"|@([a-z_][a-zA-Z0-9_]*))`)
+	mixAttr       = lazyRegexp(`(?m)^\s*@([a-z_][a-zA-Z0-9_]*)\s+"([^"]+)"`)
+	mixLicenses   = lazyRegexp(`\blicenses:\s*\[([^\]]*)\]`)
+	mixString     = lazyRegexp(`"([^"]+)"`)
+	mixDepsBlock  = lazyRegexp(`(?s)defp?\s+deps(?:\(\))?\s+do\s*\[(.*?)\]\s*end`)
+	mixDepsTuples = lazyRegexp(`\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,`)
 )
 
 func mixProject(data []byte) (project, bool) {
 	s := string(data)
-	app := mixApp.FindStringSubmatch(s)
+	app := mixApp().FindStringSubmatch(s)
 	if app == nil {
 		return project{}, false
 	}
 	pr := project{comp: sentinel.Component{Ecosystem: "Hex", Name: app[1]}}
-	if v := mixVersion.FindStringSubmatch(s); v != nil {
+	if v := mixVersion().FindStringSubmatch(s); v != nil {
 		pr.comp.Version = v[1]
 		if v[2] != "" {
-			for _, a := range mixAttr.FindAllStringSubmatch(s, -1) {
+			for _, a := range mixAttr().FindAllStringSubmatch(s, -1) {
 				if a[1] == v[2] {
 					pr.comp.Version = a[2]
 				}
 			}
 		}
 	}
-	if l := mixLicenses.FindStringSubmatch(s); l != nil {
-		for _, q := range mixString.FindAllStringSubmatch(l[1], -1) {
+	if l := mixLicenses().FindStringSubmatch(s); l != nil {
+		for _, q := range mixString().FindAllStringSubmatch(l[1], -1) {
 			pr.comp.Licenses = appendLicense(pr.comp.Licenses, q[1])
 		}
 	}
-	if b := mixDepsBlock.FindStringSubmatch(s); b != nil {
-		for _, d := range mixDepsTuples.FindAllStringSubmatch(b[1], -1) {
+	if b := mixDepsBlock().FindStringSubmatch(s); b != nil {
+		for _, d := range mixDepsTuples().FindAllStringSubmatch(b[1], -1) {
 			pr.deps = append(pr.deps, d[1])
 		}
 	}
@@ -519,10 +518,10 @@ func plainText(b []byte) []byte {
 }
 
 // xmlUTF16 is the encoding an XML declaration gives a UTF-16 file.
-var xmlUTF16 = regexp.MustCompile(`^(<\?xml[^>]*encoding\s*=\s*["'])(?i:utf-16(?:le|be)?)(["'])`)
+var xmlUTF16 = lazyRegexp(`^(<\?xml[^>]*encoding\s*=\s*["'])(?i:utf-16(?:le|be)?)(["'])`)
 
 // utf8Declared makes the XML declaration of a file converted from UTF-16
 // say what its bytes now are.
 func utf8Declared(b []byte) []byte {
-	return xmlUTF16.ReplaceAll(b, []byte("${1}UTF-8${2}"))
+	return xmlUTF16().ReplaceAll(b, []byte("${1}UTF-8${2}"))
 }

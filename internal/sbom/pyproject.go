@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -152,7 +151,7 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 // bound). A URL requirement ("pkg @ https://...") has no version.
 func pythonRequirement(r string) (name, version, bound string) {
 	r, _, _ = strings.Cut(r, ";") // environment markers
-	m := pep508Name.FindStringSubmatchIndex(r)
+	m := pep508Name().FindStringSubmatchIndex(r)
 	if m == nil {
 		return "", "", ""
 	}
@@ -200,7 +199,7 @@ func poetryVersion(spec string) (version, bound string) {
 	if spec == "" || spec == "*" {
 		return "", ""
 	}
-	if pythonVersionish.MatchString(spec) {
+	if pythonVersionish().MatchString(spec) {
 		return spec, ""
 	}
 	first, _, _ := strings.Cut(spec, ",")
@@ -208,7 +207,7 @@ func poetryVersion(spec string) (version, bound string) {
 	for _, op := range []string{"==", "^", "~=", "~", ">="} {
 		if v, ok := strings.CutPrefix(first, op); ok {
 			v = strings.TrimSpace(v)
-			if !pythonVersionish.MatchString(v) {
+			if !pythonVersionish().MatchString(v) {
 				return "", ""
 			}
 			if op == "==" {
@@ -221,4 +220,4 @@ func poetryVersion(spec string) (version, bound string) {
 }
 
 // pythonVersionish is a version as written (no operator or wildcard).
-var pythonVersionish = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+)*(?:[-_.]?[A-Za-z0-9]+)*(?:\+[A-Za-z0-9.]+)?$`)
+var pythonVersionish = lazyRegexp(`^v?[0-9]+(?:\.[0-9]+)*(?:[-_.]?[A-Za-z0-9]+)*(?:\+[A-Za-z0-9.]+)?$`)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"maps"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -74,7 +73,7 @@ var devRequirementWords = map[string]bool{
 
 // requirementLine matches a line of a requirements file that only such a
 // file has: a pinned or bounded requirement, or one of pip's options.
-var requirementLine = regexp.MustCompile(`(?m)^\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?|>=|<=|~=|!=|>|<)\s*[0-9A-Za-z*]|-[rce]\s|--(?:requirement|constraint|editable|index-url|extra-index-url|hash)\b)`)
+var requirementLine = lazyRegexp(`(?m)^\s*(?:[A-Za-z0-9][A-Za-z0-9._-]*(?:\[[^\]]*\])?\s*(?:===?|>=|<=|~=|!=|>|<)\s*[0-9A-Za-z*]|-[rce]\s|--(?:requirement|constraint|editable|index-url|extra-index-url|hash)\b)`)
 
 // Extract implements filesystem.Extractor.
 func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
@@ -84,7 +83,7 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	}
 	// A text file of a requirements directory that is not one (a README,
 	// a list of prose requirements) gives nothing.
-	if base := path.Base(in.Path); inRequirementsDir(in.Path) && !strings.Contains(base, "requirements") && !requirementLine.Match(b) {
+	if base := path.Base(in.Path); inRequirementsDir(in.Path) && !strings.Contains(base, "requirements") && !requirementLine().Match(b) {
 		return inventory.Inventory{}, nil
 	}
 	have := map[string]bool{}
@@ -109,13 +108,13 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 }
 
 // pep440Release matches a release tag: "22.3.0", "v1.2", "2.0.0rc1".
-var pep440Release = regexp.MustCompile(`^[vV]?([0-9]+(?:\.[0-9]+)+(?:(?:a|b|rc)[0-9]+)?(?:\.post[0-9]+)?(?:\.dev[0-9]+)?)$`)
+var pep440Release = lazyRegexp(`^[vV]?([0-9]+(?:\.[0-9]+)+(?:(?:a|b|rc)[0-9]+)?(?:\.post[0-9]+)?(?:\.dev[0-9]+)?)$`)
 
 // pypiReleaseTag returns the version a git ref names when it is a release
 // tag ("22.3.0", "v22.3.0"), which is the release's version; a commit or a
 // branch names none.
 func pypiReleaseTag(ref string) string {
-	if m := pep440Release.FindStringSubmatch(ref); m != nil {
+	if m := pep440Release().FindStringSubmatch(ref); m != nil {
 		return m[1]
 	}
 	return ""

@@ -3,7 +3,6 @@ package sbom
 import (
 	"fmt"
 	"path"
-	"regexp"
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -29,25 +28,25 @@ var rebarLock = ownExtractor{
 
 var (
 	// rebarPkg is a Hex dependency: the application, the package, its version.
-	rebarPkg = regexp.MustCompile(`\{\s*<<"([^"]+)">>\s*,\s*\{\s*pkg\s*,\s*<<"([^"]+)">>\s*,\s*<<"([^"]+)">>`)
+	rebarPkg = lazyRegexp(`\{\s*<<"([^"]+)">>\s*,\s*\{\s*pkg\s*,\s*<<"([^"]+)">>\s*,\s*<<"([^"]+)">>`)
 	// rebarGit is a git dependency: the application, the repository, and
 	// the ref, tag or branch it is locked to.
-	rebarGit = regexp.MustCompile(`\{\s*<<"([^"]+)">>\s*,\s*\{\s*git(?:_subdir)?\s*,\s*"([^"]+)"\s*,\s*\{\s*(?:ref|tag|branch)\s*,\s*"([^"]+)"\s*\}`)
+	rebarGit = lazyRegexp(`\{\s*<<"([^"]+)">>\s*,\s*\{\s*git(?:_subdir)?\s*,\s*"([^"]+)"\s*,\s*\{\s*(?:ref|tag|branch)\s*,\s*"([^"]+)"\s*\}`)
 	// rebarStart is the start of a lockfile: a version and a list, or a list.
-	rebarStart = regexp.MustCompile(`^\s*(?:\{\s*"[0-9.]+"\s*,\s*)?\[`)
+	rebarStart = lazyRegexp(`^\s*(?:\{\s*"[0-9.]+"\s*,\s*)?\[`)
 )
 
 // readRebarLock reads a rebar.lock's Hex and git dependencies.
 func readRebarLock(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
-	if !rebarStart.Match(b) {
+	if !rebarStart().Match(b) {
 		return nil, fmt.Errorf("not a rebar.lock: it does not start with a list of dependencies")
 	}
 	loc := extractor.LocationFromPath(in.Path)
 	var pkgs []*extractor.Package
-	for _, m := range rebarPkg.FindAllSubmatch(b, -1) {
+	for _, m := range rebarPkg().FindAllSubmatch(b, -1) {
 		pkgs = append(pkgs, &extractor.Package{Name: string(m[2]), Version: string(m[3]), PURLType: purl.TypeHex, Location: loc})
 	}
-	for _, m := range rebarGit.FindAllSubmatch(b, -1) {
+	for _, m := range rebarGit().FindAllSubmatch(b, -1) {
 		pkgs = append(pkgs, &extractor.Package{Name: string(m[1]), PURLType: purl.TypeHex, Location: loc,
 			SourceCode: &extractor.SourceCodeIdentifier{Repo: string(m[2]), Commit: string(m[3])}})
 	}

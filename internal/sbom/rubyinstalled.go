@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -60,8 +59,8 @@ func (e rubyInstalled) Extract(ctx context.Context, input *filesystem.ScanInput)
 // gemspecLicense is the license line RubyGems writes in a specification:
 // s.licenses = ["Ruby".freeze, "BSD-2-Clause".freeze], or s.license = "MIT".
 var (
-	gemspecLicense = regexp.MustCompile(`^\s*\w+\.licenses?\s*=\s*(.+)$`)
-	gemspecQuoted  = regexp.MustCompile(`"([^"\\]{1,100})"|'([^'\\]{1,100})'`)
+	gemspecLicense = lazyRegexp(`^\s*\w+\.licenses?\s*=\s*(.+)$`)
+	gemspecQuoted  = lazyRegexp(`"([^"\\]{1,100})"|'([^'\\]{1,100})'`)
 )
 
 // gemspecLicenses reads the licenses a gem's specification declares.
@@ -69,12 +68,12 @@ func gemspecLicenses(data []byte) []string {
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	for sc.Scan() {
-		m := gemspecLicense.FindSubmatch(sc.Bytes())
+		m := gemspecLicense().FindSubmatch(sc.Bytes())
 		if m == nil {
 			continue
 		}
 		var out []string
-		for _, q := range gemspecQuoted.FindAllSubmatch(m[1], 16) {
+		for _, q := range gemspecQuoted().FindAllSubmatch(m[1], 16) {
 			s := string(q[1]) + string(q[2])
 			if s = strings.TrimSpace(s); s != "" {
 				out = append(out, s)

@@ -3,7 +3,6 @@ package sbom
 import (
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
@@ -38,12 +37,12 @@ const maxSbtSources = 32
 var (
 	// val akka = "2.6.19" (lazy, final, private, override too), the whole
 	// right-hand side a string.
-	sbtVal = regexp.MustCompile(`(?m)\bval\s+([A-Za-z_]\w*)\s*(?::\s*String\s*)?=\s*"([^"$\n]*)"\s*;?\s*$`)
+	sbtVal = lazyRegexp(`(?m)\bval\s+([A-Za-z_]\w*)\s*(?::\s*String\s*)?=\s*"([^"$\n]*)"\s*;?\s*$`)
 	// scalaVersion := "2.13.8", ThisBuild / scalaVersion := ..., or
 	// scalaVersion in ThisBuild := ...; the value may be a val.
-	sbtScalaVersion = regexp.MustCompile(`\bscalaVersion\s*(?:in\s+ThisBuild\s*)?:=\s*(?:"([^"\s]+)"|([A-Za-z_][\w.]*))`)
+	sbtScalaVersion = lazyRegexp(`\bscalaVersion\s*(?:in\s+ThisBuild\s*)?:=\s*(?:"([^"\s]+)"|([A-Za-z_][\w.]*))`)
 	// "group" % "artifact" % version [% config], %% for a Scala library.
-	sbtModule = regexp.MustCompile(`"([^"\s]+)"\s*(%%%|%%|%)\s*"([^"\s]+)"\s*%\s*(?:"([^"\s]*)"|([A-Za-z_][\w.]*))(?:\s*%\s*(?:"([^"]*)"|([A-Za-z_][\w.]*)))?`)
+	sbtModule = lazyRegexp(`"([^"\s]+)"\s*(%%%|%%|%)\s*"([^"\s]+)"\s*%\s*(?:"([^"\s]*)"|([A-Za-z_][\w.]*))(?:\s*%\s*(?:"([^"]*)"|([A-Za-z_][\w.]*)))?`)
 )
 
 func readSbtBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
@@ -66,14 +65,14 @@ func readSbtBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, err
 	vals := map[string]string{}
 	scala := ""
 	for _, src := range sources {
-		for _, m := range sbtVal.FindAllSubmatch(src, -1) {
+		for _, m := range sbtVal().FindAllSubmatch(src, -1) {
 			if _, ok := vals[string(m[1])]; !ok {
 				vals[string(m[1])] = string(m[2])
 			}
 		}
 	}
 	for _, src := range sources {
-		for _, m := range sbtScalaVersion.FindAllSubmatch(src, -1) {
+		for _, m := range sbtScalaVersion().FindAllSubmatch(src, -1) {
 			if v := sbtValue(string(m[1]), string(m[2]), vals, ""); scala == "" && v != "" {
 				scala = v
 			}
@@ -85,7 +84,7 @@ func readSbtBuild(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, err
 	binary := scalaBinaryVersion(scala)
 	var out []*extractor.Package
 	for _, src := range sources {
-		for _, m := range sbtModule.FindAllSubmatch(src, -1) {
+		for _, m := range sbtModule().FindAllSubmatch(src, -1) {
 			group, op, artifact := string(m[1]), string(m[2]), string(m[3])
 			if op == "%%%" {
 				continue // a Scala.js or Native artifact
