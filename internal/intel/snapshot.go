@@ -12,9 +12,11 @@ import (
 	"maps"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sentinel-sca/sentinel/internal/purl"
@@ -292,28 +294,27 @@ type SnapshotReader struct {
 	kevListed bool      // KEV was read from kev.txt
 
 	records []*zip.File // every osv/*.json entry, in file order
-	// packages maps a package key (packageKey) to the entries of the
-	// records naming the package; nil when the snapshot has no package
-	// list, and every record is read.
-	packages map[string][]string
-	always   []string // entries listed without a package: always read
-	closer   io.Closer
+	// packageList is packages.txt as written, scanned by ReadFor for the
+	// packages it is given; hasList is false when the snapshot has none,
+	// and every record is read.
+	packageList string
+	hasList     bool
+	ecosystems  map[string]bool // of the list, once scanned (nil if it is not of the form)
+	scanned     bool            // ecosystems is set
+	closer      io.Closer
 }
 
 // Ecosystems returns the base ecosystems ("npm", "Red Hat") the
 // snapshot's records name; ok is false when the snapshot has no package
 // list to tell.
 func (s *SnapshotReader) Ecosystems() (ecosystems map[string]bool, ok bool) {
-	if s.packages == nil {
+	if !s.hasList {
 		return nil, false
 	}
-	ecosystems = map[string]bool{}
-	for key := range s.packages {
-		if eco, _, found := strings.Cut(key, "\x00"); found {
-			ecosystems[eco] = true
-		}
+	if !s.scanned {
+		s.scanList(nil)
 	}
-	return ecosystems, true
+	return s.ecosystems, s.ecosystems != nil
 }
 
 // OpenSnapshot reads the snapshot's manifest, KEV catalog, EOL data and
@@ -369,7 +370,7 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 			kevVersion = m.KEVVersion
 			sawManifest = true
 		case name == packageListName:
-			sr.readPackageList(data)
+			sr.packageList, sr.hasList = string(data), true
 		case name == kevListName:
 			listed = data
 		default: // eol/<product>.json
@@ -411,28 +412,50 @@ func (sr *SnapshotReader) decodeKEV() (*KEVCatalog, error) {
 // is a few tens of MiB.
 const maxSnapshotPart = 256 << 20
 
-// readPackageList reads packages.txt (see the layout above). A line that
-// does not have the form ends the list's use: every record is read, as
-// for a snapshot without one.
-func (sr *SnapshotReader) readPackageList(data []byte) {
-	pkgs := make(map[string][]string)
-	for line := range strings.SplitSeq(string(data), "\n") {
+// listedPackage is a package as the package list is searched for it: its
+// base ecosystem and its name normalised (purl.NormalizeName).
+type listedPackage struct{ eco, name string }
+
+// scanList reads packages.txt (see the layout above) for the entries of
+// the records naming the packages in wanted, with the entries listed
+// without a package, and notes the list's ecosystems. ok is false when a
+// line does not have the form: then the list is of no use, and every
+// record is read. Lines of other packages are passed over without
+// allocating: a snapshot of every OSV ecosystem lists hundreds of
+// thousands of packages, and a gate wants a few thousand.
+func (sr *SnapshotReader) scanList(wanted map[listedPackage]bool) (want map[string]bool, ok bool) {
+	want = make(map[string]bool)
+	ecosystems := make(map[string]bool)
+	prevEco := ""
+	sr.scanned = true
+	for line := range strings.SplitSeq(sr.packageList, "\n") {
 		if line == "" {
 			continue
 		}
-		fields := strings.Split(line, "\t")
-		if len(fields) < 3 {
-			return
+		eco, rest, ok1 := strings.Cut(line, "\t")
+		name, entries, ok2 := strings.Cut(rest, "\t")
+		if !ok1 || !ok2 {
+			return nil, false
 		}
-		entries := fields[2:]
-		if fields[0] == "" && fields[1] == "" {
-			sr.always = append(sr.always, entries...)
+		if eco == "" && name == "" {
+			for e := range strings.SplitSeq(entries, "\t") {
+				want[e] = true
+			}
 			continue
 		}
-		k := packageKey(fields[0], fields[1])
-		pkgs[k] = append(pkgs[k], entries...)
+		base := purl.BaseEcosystem(eco)
+		if eco != prevEco { // the list is sorted by ecosystem
+			ecosystems[base], prevEco = true, eco
+		}
+		if len(wanted) == 0 || !wanted[listedPackage{base, purl.NormalizeName(base, name)}] {
+			continue
+		}
+		for e := range strings.SplitSeq(entries, "\t") {
+			want[e] = true
+		}
 	}
-	sr.packages = pkgs
+	sr.ecosystems = ecosystems
+	return want, true
 }
 
 // OpenSnapshotFile is OpenSnapshot on a file, which stays open until
@@ -484,23 +507,21 @@ func (sr *SnapshotReader) Read(ctx context.Context) (*Snapshot, LoadStats, error
 // as the index of the whole snapshot does. A snapshot without a package
 // list is read whole.
 func (sr *SnapshotReader) ReadFor(ctx context.Context, purls []string) (*Snapshot, LoadStats, error) {
-	if sr.packages == nil {
+	if !sr.hasList {
 		return sr.read(ctx, nil)
 	}
-	want := make(map[string]bool)
-	for _, e := range sr.always {
-		want[e] = true
-	}
-	var key []byte
+	wanted := make(map[listedPackage]bool, len(purls))
 	for _, p := range purls {
 		_, eco, name, err := purl.Resolve(p)
 		if err != nil {
 			continue // matches nothing: the index answers its error
 		}
-		key = appendPackageKey(key[:0], eco, name)
-		for _, e := range sr.packages[string(key)] {
-			want[e] = true
-		}
+		base := purl.BaseEcosystem(eco)
+		wanted[listedPackage{base, purl.NormalizeName(base, name)}] = true
+	}
+	want, ok := sr.scanList(wanted)
+	if !ok {
+		return sr.read(ctx, nil)
 	}
 	return sr.read(ctx, want)
 }
@@ -508,21 +529,58 @@ func (sr *SnapshotReader) ReadFor(ctx context.Context, purls []string) (*Snapsho
 // read decodes the records whose entry is in want, or all when want is
 // nil.
 func (sr *SnapshotReader) read(ctx context.Context, want map[string]bool) (*Snapshot, LoadStats, error) {
+	files := sr.records
+	if want != nil {
+		files = make([]*zip.File, 0, len(want))
+		for _, f := range sr.records {
+			if want[f.Name] {
+				files = append(files, f)
+			}
+		}
+	}
+	// Inflating and decoding is the gate's last step before matching, and
+	// the scan is over by then: the records are split between the cores in
+	// contiguous parts, and the parts joined in order.
+	parts := min(runtime.GOMAXPROCS(0), len(files)/minRecordsPerWorker)
+	if parts < 1 {
+		parts = 1
+	}
+	type part struct {
+		advs []*Advisory
+		st   LoadStats
+		err  error
+	}
+	out := make([]part, parts)
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() {
+			p := &out[i]
+			for _, f := range files[i*len(files)/parts : (i+1)*len(files)/parts] {
+				if p.err = ctx.Err(); p.err != nil {
+					return
+				}
+				data, reason, err := readZipEntry(f, MaxRecordSize)
+				if err != nil {
+					p.st.skip(f.Name, reason, err)
+					continue
+				}
+				p.advs = p.st.add(p.advs, f.Name, data)
+			}
+		})
+	}
+	wg.Wait()
 	var st LoadStats
 	s := &Snapshot{Created: sr.Created, KEV: sr.KEV, EOL: sr.EOL}
-	for _, f := range sr.records {
-		if err := ctx.Err(); err != nil {
-			return nil, st, fmt.Errorf("read snapshot: %w", err)
+	for _, p := range out {
+		if p.err != nil {
+			return nil, st, fmt.Errorf("read snapshot: %w", p.err)
 		}
-		if want != nil && !want[f.Name] {
-			continue
-		}
-		data, reason, err := readZipEntry(f, MaxRecordSize)
-		if err != nil {
-			st.skip(f.Name, reason, err)
-			continue
-		}
-		s.Advisories = st.add(s.Advisories, f.Name, data)
+		st.Add(p.st)
+		s.Advisories = append(s.Advisories, p.advs...)
 	}
 	return s, st, nil
 }
+
+// minRecordsPerWorker is the fewest records read splits off to another
+// core.
+const minRecordsPerWorker = 64
