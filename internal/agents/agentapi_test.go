@@ -582,4 +582,17 @@ func TestSubmitOfficialVectors(t *testing.T) {
 	if len(subs) != valid || invalid < 20 {
 		t.Errorf("%d submissions kept from %d valid and %d invalid vectors", len(subs), valid, invalid)
 	}
+	// A refused document leaves nothing behind: the schema check may end
+	// after its transaction began, which then rolls back whole.
+	var events, audits int
+	ctx := context.Background()
+	if err := e.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM events WHERE org_id = $1 AND type = $2`, e.acme.ID, sentinel.EventSBOMSubmitted).Scan(&events); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.DB.QueryRow(ctx, `SELECT COUNT(*) FROM audit_log WHERE org_id = $1 AND action = 'sbom.submit'`, e.acme.ID).Scan(&audits); err != nil {
+		t.Fatal(err)
+	}
+	if events != valid || audits != valid {
+		t.Errorf("%d sbom.submitted events and %d audit entries from %d valid vectors", events, audits, valid)
+	}
 }

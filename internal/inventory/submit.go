@@ -118,30 +118,21 @@ func (s *Service) Ingest(ctx context.Context, org *sentinel.Organization, keyID,
 func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, serial, certHost, host string, data []byte, sum string, actor sentinel.Actor) (*SubmitResponse, error) {
 	// Checked against the official schema of its declared version before
 	// it is kept: what is accepted is evidence an auditor receives signed.
-	doc, err := validation.DecodeValidated(data)
+	// The check runs while the submission is written, and the transaction
+	// commits only when it passes; an error found before then waits for
+	// the check, whose error comes first, as it would have.
+	doc, checked, err := validation.DecodeValidating(data)
 	if err != nil {
-		var ve *validation.ValidationError
-		if errors.As(err, &ve) {
-			// Not CycloneDX JSON at all (XML, SPDX, not JSON): the reader
-			// says what it is, which helps more than a schema path.
-			e := sentinel.InvalidField("body", "%s; fix the SBOM's generator or submit CycloneDX 1.5 JSON", ve.Error())
-			var de *sbom.DecodeError
-			if _, derr := sbom.Decode(data); errors.As(derr, &de) {
-				e.Message = de.Message()
-			}
-			for _, se := range ve.Errors {
-				e.Details = append(e.Details, sentinel.ErrorDetail{Path: se.Path, Reason: se.Reason})
-			}
-			return nil, e
+		return nil, submissionError(data, err)
+	}
+	fail := func(err error) (*SubmitResponse, error) {
+		if cerr := checked(); cerr != nil {
+			return nil, submissionError(data, cerr)
 		}
-		var de *sbom.DecodeError
-		if errors.As(err, &de) {
-			return nil, sentinel.InvalidField("body", "%s", de.Message())
-		}
-		return nil, sentinel.InvalidField("body", "the SBOM could not be read")
+		return nil, err
 	}
 	if !slices.Contains(AcceptedSpecVersions, doc.SpecVersion) {
-		return nil, sentinel.InvalidField("body", "CycloneDX %s is not accepted: submit CycloneDX 1.5 JSON (1.2 to 1.4 are read as subsets of 1.5): sentinel sbom --from FILE writes it as 1.5 (--submit sends it)", doc.SpecVersion)
+		return fail(sentinel.InvalidField("body", "CycloneDX %s is not accepted: submit CycloneDX 1.5 JSON (1.2 to 1.4 are read as subsets of 1.5): sentinel sbom --from FILE writes it as 1.5 (--submit sends it)", doc.SpecVersion))
 	}
 	// The certificate's identity is the host: what the request or the SBOM
 	// claims is recorded as a claim, never as the host (an agent cannot
@@ -158,7 +149,7 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 		host = doc.Metadata.Host
 	}
 	if !sentinel.ValidHost(host) {
-		return nil, sentinel.InvalidField("host", "the SBOM names no host: pass ?host=")
+		return fail(sentinel.InvalidField("host", "the SBOM names no host: pass ?host="))
 	}
 	if claimed == host || !sentinel.ValidHost(claimed) {
 		claimed = ""
@@ -187,7 +178,7 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 	edges := graphEdges(doc, items)
 	org, err := s.DB.FindOrgByID(ctx, orgID)
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	sub := &sentinel.Submission{ID: sentinel.NewID(sentinel.PrefixSubmission), OrgID: orgID, Host: host, Asset: asset,
 		ClaimedHost: claimed, SpecVersion: doc.SpecVersion, SerialNumber: truncate(doc.SerialNumber, 200), ComponentCount: len(doc.Components),
@@ -217,15 +208,53 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 			return err
 		}
 		if s.OnSubmitted != nil {
-			return s.OnSubmitted(ctx, tx, orgID, sub.ID)
+			if err := s.OnSubmitted(ctx, tx, orgID, sub.ID); err != nil {
+				return err
+			}
+		}
+		// Commit only a document that passed the check.
+		if err := checked(); err != nil {
+			return errRejected{err}
 		}
 		return nil
 	})
+	if rej, ok := errors.AsType[errRejected](err); ok {
+		return nil, submissionError(data, rej.err)
+	}
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	return &SubmitResponse{ID: sub.ID, Host: host, ClaimedHost: claimed, Asset: asset, SpecVersion: sub.SpecVersion, Components: sub.ComponentCount,
 		Indexed: sub.IndexedCount, SHA256: sum, Size: sub.Size, CreatedAt: sub.CreatedAt, Unchecked: s.unchecked(items)}, nil
+}
+
+// errRejected is a document that failed the schema check, found after its
+// transaction began: the transaction rolls back.
+type errRejected struct{ err error }
+
+func (e errRejected) Error() string { return e.err.Error() }
+
+// submissionError is the API error of a document DecodeValidating refused.
+func submissionError(data []byte, err error) error {
+	var ve *validation.ValidationError
+	if errors.As(err, &ve) {
+		// Not CycloneDX JSON at all (XML, SPDX, not JSON): the reader
+		// says what it is, which helps more than a schema path.
+		e := sentinel.InvalidField("body", "%s; fix the SBOM's generator or submit CycloneDX 1.5 JSON", ve.Error())
+		var de *sbom.DecodeError
+		if _, derr := sbom.Decode(data); errors.As(derr, &de) {
+			e.Message = de.Message()
+		}
+		for _, se := range ve.Errors {
+			e.Details = append(e.Details, sentinel.ErrorDetail{Path: se.Path, Reason: se.Reason})
+		}
+		return e
+	}
+	var de *sbom.DecodeError
+	if errors.As(err, &de) {
+		return sentinel.InvalidField("body", "%s", de.Message())
+	}
+	return sentinel.InvalidField("body", "the SBOM could not be read")
 }
 
 // unchecked counts the distinct components of items, per ecosystem, that

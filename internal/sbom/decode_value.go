@@ -3,6 +3,7 @@ package sbom
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 
 // DocumentFrom builds the Document that Decode would give from the
 // document as the schema validator parsed it (maps, slices, strings,
-// json.Number), so that the submission path parses the bytes once. It
+// json.Number or float64), so that the submission path parses the bytes once. It
 // applies Decode's rules; the schema has already checked the types.
 func DocumentFrom(inst any) (*Document, error) {
 	top, ok := inst.(map[string]any)
@@ -28,12 +29,18 @@ func DocumentFrom(inst any) (*Document, error) {
 		return nil, reject("unsupported CycloneDX specVersion %q: CycloneDX 1.2 to 1.7 JSON can be read, the service takes 1.5", truncate(specVersion))
 	}
 	doc := &Document{SpecVersion: specVersion, SerialNumber: str(top["serialNumber"]), Version: 1}
-	if n, ok := top["version"].(json.Number); ok {
+	switch n := top["version"].(type) {
+	case json.Number:
 		v, err := strconv.Atoi(n.String())
 		if err != nil {
 			return nil, reject("the SBOM field version has the wrong JSON type")
 		}
 		doc.Version = v
+	case float64:
+		if n != math.Trunc(n) || math.Abs(n) > 1<<53 { // what a float64 holds exactly
+			return nil, reject("the SBOM field version has the wrong JSON type")
+		}
+		doc.Version = int(n)
 	}
 	sink := &componentSink{}
 	for i, c := range list(top["components"]) {

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/sentinel-sca/sentinel/internal/sbom"
@@ -159,6 +161,27 @@ func validate(data []byte) (any, error) {
 }
 
 func validateInst(data []byte) (any, error) {
+	p, err := parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return p.inst, nil
+}
+
+// parsed is a document parsed for validation, with the schemas of its
+// specVersion.
+type parsed struct {
+	specVersion string
+	sch         *schemas
+	inst        any
+}
+
+// parse reads the document's bomFormat and specVersion, picks the schema
+// and parses the document as the validator reads it.
+func parse(data []byte) (*parsed, error) {
 	head, err := peekHead(data)
 	if err != nil {
 		return nil, &ValidationError{Errors: []SchemaError{{Path: "$", Reason: "not a JSON object: " + err.Error()}}}
@@ -173,14 +196,37 @@ func validateInst(data []byte) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile cyclonedx %s schema: %w", head.SpecVersion, err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	inst, err := decodeInstance(data)
 	if err != nil {
 		return nil, &ValidationError{SpecVersion: head.SpecVersion, Errors: []SchemaError{{Path: "$", Reason: err.Error()}}}
 	}
-	if ve := schemaErrors(head.SpecVersion, validateParts(sch, inst)); ve != nil {
-		return nil, ve
+	return &parsed{specVersion: head.SpecVersion, sch: sch, inst: inst}, nil
+}
+
+// decodeInstance parses a document as the validator reads it: maps,
+// slices, strings, float64 numbers, booleans and nil. go-json-experiment
+// parses a 5,000-component SBOM in half the time encoding/json takes
+// (jsonschema.UnmarshalJSON: 20 against 40 ms). It is told to accept what
+// encoding/json accepts: a repeated member name (the last value counts)
+// and invalid UTF-8 in strings (replaced). Numbers are float64, not
+// json.Number: the CycloneDX schemas bound no number beyond what a
+// float64 holds exactly (a version, a score), and an out-of-range number
+// is a parse error, as encoding/json makes it for a float64.
+// TestDecodeInstanceAgrees holds it to jsonschema.UnmarshalJSON.
+func decodeInstance(data []byte) (any, error) {
+	var v any
+	if err := jsonv2.Unmarshal(data, &v, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)); err != nil {
+		return nil, err
 	}
-	return inst, nil
+	return v, nil
+}
+
+// check validates the parsed document against its schema.
+func (p *parsed) check() error {
+	if ve := schemaErrors(p.specVersion, validateParts(p.sch, p.inst)); ve != nil {
+		return ve
+	}
+	return nil
 }
 
 // schemaErrors is the ValidationError of the parts' errors, the first
@@ -376,9 +422,40 @@ func isIdent(s string) bool {
 // Document (sbom.DocumentFrom), with Decode's rules; TestDecodeValidatedAgrees
 // holds the two to the same result.
 func DecodeValidated(data []byte) (*sbom.Document, error) {
-	inst, err := validate(data)
+	doc, wait, err := DecodeValidating(data)
 	if err != nil {
 		return nil, err
 	}
-	return sbom.DocumentFrom(inst)
+	if err := wait(); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// DecodeValidating is DecodeValidated with the schema check left running
+// while the caller goes on: it parses data, starts the check and returns
+// the Document at once, with wait, which returns the check's error (nil
+// for a valid document) when it is done; wait may be called more than
+// once. The submission path writes the document while the check runs and
+// commits only when wait returns nil: on two cores the check then takes
+// no time of its own. An error found before the check can start (not
+// JSON, not CycloneDX, no supported specVersion) is returned as err, and
+// so is one building the Document, unless the check has an error, which
+// is returned instead, as DecodeValidated returns it.
+func DecodeValidating(data []byte) (doc *sbom.Document, wait func() error, err error) {
+	p, err := parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.check() }()
+	wait = sync.OnceValue(func() error { return <-done })
+	// The check and DocumentFrom only read p.inst.
+	if doc, err = sbom.DocumentFrom(p.inst); err != nil {
+		if verr := wait(); verr != nil {
+			return nil, nil, verr
+		}
+		return nil, nil, err
+	}
+	return doc, wait, nil
 }
