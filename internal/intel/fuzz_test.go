@@ -1,6 +1,8 @@
 package intel_test
 
 import (
+	"bytes"
+	"context"
 	"testing"
 	"time"
 
@@ -43,6 +45,33 @@ func FuzzDecodeAdvisory(f *testing.F) {
 					}
 				}
 			}
+		}
+	})
+}
+
+// FuzzOpenSnapshot opens arbitrary bytes as an offline snapshot and reads
+// the records of a few packages: the index and its offsets come from the
+// file, so a damaged or hostile one must give an error or skipped records,
+// never a panic. The seed is a small snapshot with its index.
+func FuzzOpenSnapshot(f *testing.F) {
+	a, err := intel.DecodeAdvisory([]byte(`{"id":"TEST-1","modified":"2026-01-01T00:00:00Z","affected":[{"package":{"ecosystem":"npm","name":"left-pad"},"ranges":[{"type":"SEMVER","events":[{"introduced":"0"},{"fixed":"2.0.0"}]}]}]}`))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := intel.WriteSnapshot(&buf, &intel.Snapshot{Created: fixedNow, Advisories: []*intel.Advisory{a}}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ctx := context.Background()
+		sr, err := intel.OpenSnapshot(ctx, bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		snap, _, err := sr.ReadFor(ctx, []string{"pkg:npm/left-pad@1.0.0", "pkg:pypi/django@3.2"})
+		if err == nil {
+			snap.Index(intel.Options{Now: func() time.Time { return fixedNow }}).MatchBatch([]string{"pkg:npm/left-pad@1.0.0"})
 		}
 	})
 }

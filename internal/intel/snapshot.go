@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,8 @@ import (
 //	kev.json             the KEV catalog as published
 //	kev.txt              what matching reads of each KEV entry (below)
 //	eol/<product>.json   each endoflife.date product file
+//	index.zip            the parts but the records and kev.json again, with
+//	                     where each record is (snapshot_index.go)
 //
 // Entries are written in sorted order with a fixed modification time, so the
 // same snapshot gives the same bytes. A reader keys records by their "id",
@@ -74,8 +77,13 @@ var zipTime = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 // WriteSnapshot writes s to w in the snapshot format. Advisories without Raw
 // bytes are re-encoded from their decoded form.
 func WriteSnapshot(w io.Writer, s *Snapshot) error {
-	zw := zip.NewWriter(w)
+	cw := &countWriter{w: w}
+	zw := zip.NewWriter(cw)
+	var index []indexPart // the parts, but the records and kev.json (snapshot_index.go)
 	put := func(name string, data []byte) error {
+		if !strings.HasPrefix(name, "osv/") && name != "kev.json" && name != packageListName {
+			index = append(index, indexPart{name, data})
+		}
 		f, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Deflate, Modified: zipTime})
 		if err != nil {
 			return err
@@ -101,15 +109,17 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	if err := put(packageListName, packageList(ids, advs)); err != nil {
+	if err := put(packageListName, packageList(ids, advs, advisoryEntry)); err != nil {
 		return fmt.Errorf("write snapshot: %w", err)
 	}
+	offsets := make(map[string]int64, len(ids))
+	rw := newRecordWriter(zw, cw)
 	for _, id := range ids {
 		raw, err := rawOf(advs[id].Raw, advs[id])
 		if err != nil {
 			return fmt.Errorf("write snapshot advisory %q: %w", id, err)
 		}
-		if err := put(advisoryEntry(id), raw); err != nil {
+		if offsets[id], err = rw.put(advisoryEntry(id), raw); err != nil {
 			return fmt.Errorf("write snapshot advisory %q: %w", id, err)
 		}
 	}
@@ -135,6 +145,12 @@ func WriteSnapshot(w io.Writer, s *Snapshot) error {
 		if err := put("eol/"+fileSafe(p.Product)+".json", raw); err != nil {
 			return fmt.Errorf("write snapshot eol %q: %w", p.Product, err)
 		}
+	}
+	index = append(index, indexPart{packageListName, packageList(ids, advs, func(id string) string {
+		return advisoryEntry(id) + "#" + strconv.FormatInt(offsets[id], 10)
+	})})
+	if err := writeIndex(zw, cw, index); err != nil {
+		return fmt.Errorf("write snapshot index: %w", err)
 	}
 	if err := zw.Close(); err != nil {
 		return fmt.Errorf("write snapshot: %w", err)
@@ -190,12 +206,13 @@ func readKEVList(data []byte, version string) (c *KEVCatalog, ok bool) {
 // advisoryEntry is the zip entry name of an advisory's record.
 func advisoryEntry(id string) string { return "osv/" + fileSafe(id) + ".json" }
 
-// packageList is the packages.txt of the advisories advs, ids sorted.
-func packageList(ids []string, advs map[string]*Advisory) []byte {
+// packageList is the packages.txt of the advisories advs, ids sorted,
+// with entry naming each record.
+func packageList(ids []string, advs map[string]*Advisory, entry func(id string) string) []byte {
 	type pkg struct{ eco, name string }
 	entries := make(map[pkg][]string)
 	for _, id := range ids {
-		entry := advisoryEntry(id)
+		entry := entry(id)
 		seen := make(map[pkg]bool)
 		for _, aff := range advs[id].Affected {
 			k := pkg{aff.Package.Ecosystem, aff.Package.Name}
@@ -293,6 +310,17 @@ type SnapshotReader struct {
 	kevFile   *zip.File // kev.json
 	kevListed bool      // KEV was read from kev.txt
 
+	// r and size are the snapshot's bytes. indexed is true when its parts
+	// were read from its index (snapshot_index.go): records are then read
+	// at the offsets the index's package list gives, and the zip's own
+	// directory, an entry for each of hundreds of thousands of records, is
+	// read only by Read, which needs them all.
+	r          io.ReaderAt
+	size       int64
+	indexed    bool
+	whole      bool // openWhole has read the zip's directory
+	advisories int  // the manifest's count
+
 	records []*zip.File // every osv/*.json entry, in file order
 	// packageList is packages.txt as written, scanned by ReadFor for the
 	// packages it is given; hasList is false when the snapshot has none,
@@ -320,17 +348,35 @@ func (s *SnapshotReader) Ecosystems() (ecosystems map[string]bool, ok bool) {
 // OpenSnapshot reads the snapshot's manifest, KEV catalog, EOL data and
 // package list; the advisory records are read by Read or ReadFor.
 func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotReader, error) {
+	sr := &SnapshotReader{r: r, size: size}
+	if index, ok := openIndex(r, size); ok {
+		// The index holds every part but the records and kev.json, which
+		// are read from where it says when they are needed.
+		sr.indexed = true
+		if err := sr.readParts(ctx, index); err != nil {
+			return nil, err
+		}
+		return sr, nil
+	}
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
-	sr := &SnapshotReader{}
+	if err := sr.readParts(ctx, zr); err != nil {
+		return nil, err
+	}
+	return sr, nil
+}
+
+// readParts reads the parts of the snapshot's zip (or of its index) but
+// the records, and notes where the records and kev.json are.
+func (sr *SnapshotReader) readParts(ctx context.Context, zr *zip.Reader) error {
 	sawManifest := false
 	var kevVersion string
 	var listed []byte // kev.txt
 	for _, f := range zr.File {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("read snapshot: %w", err)
+			return fmt.Errorf("read snapshot: %w", err)
 		}
 		name := f.Name
 		if f.FileInfo().IsDir() {
@@ -346,52 +392,62 @@ func OpenSnapshot(ctx context.Context, r io.ReaderAt, size int64) (*SnapshotRead
 			sr.kevFile = f // decoded below when there is no kev.txt
 			continue
 		}
-		if name != "manifest.json" && name != kevListName && name != packageListName &&
+		if name == packageListName {
+			// Tens of MiB for a snapshot of every ecosystem: read into a
+			// string as it is, not copied into one.
+			list, err := readZipString(f, maxSnapshotPart)
+			if err != nil {
+				return fmt.Errorf("read snapshot %q: %w", name, err)
+			}
+			sr.packageList, sr.hasList = list, true
+			continue
+		}
+		if name != "manifest.json" && name != kevListName &&
 			(!strings.HasPrefix(name, "eol/") || path.Ext(name) != ".json") {
 			continue
 		}
 		data, _, err := readZipEntry(f, maxSnapshotPart)
 		if err != nil {
-			return nil, fmt.Errorf("read snapshot %q: %w", name, err)
+			return fmt.Errorf("read snapshot %q: %w", name, err)
 		}
 		switch {
 		case name == "manifest.json":
 			var m manifest
 			if err := json.Unmarshal(data, &m); err != nil {
-				return nil, fmt.Errorf("read snapshot manifest: %w", err)
+				return fmt.Errorf("read snapshot manifest: %w", err)
 			}
 			if m.Format != SnapshotFormat {
-				return nil, ErrNotSnapshot
+				return ErrNotSnapshot
 			}
 			if m.Version > SnapshotVersion {
-				return nil, fmt.Errorf("read snapshot: version %d is newer than %d", m.Version, SnapshotVersion)
+				return fmt.Errorf("read snapshot: version %d is newer than %d", m.Version, SnapshotVersion)
 			}
 			sr.Created = m.Created
+			sr.advisories = m.Advisories
 			kevVersion = m.KEVVersion
 			sawManifest = true
-		case name == packageListName:
-			sr.packageList, sr.hasList = string(data), true
 		case name == kevListName:
 			listed = data
 		default: // eol/<product>.json
 			p, err := DecodeEOLProduct(strings.TrimSuffix(path.Base(name), ".json"), data)
 			if err != nil {
-				return nil, fmt.Errorf("read snapshot: %w", err)
+				return fmt.Errorf("read snapshot: %w", err)
 			}
 			sr.EOL = append(sr.EOL, p)
 		}
 	}
 	if !sawManifest {
-		return nil, ErrNotSnapshot
+		return ErrNotSnapshot
 	}
-	if sr.kevFile != nil {
-		if c, ok := readKEVList(listed, kevVersion); listed != nil && ok {
-			sr.KEV, sr.kevListed = c, true
-		} else if sr.KEV, err = sr.decodeKEV(); err != nil {
-			return nil, err
+	if c, ok := readKEVList(listed, kevVersion); listed != nil && ok {
+		sr.KEV, sr.kevListed = c, true
+	} else if sr.kevFile != nil {
+		var err error
+		if sr.KEV, err = sr.decodeKEV(); err != nil {
+			return err
 		}
 	}
-	return sr, nil
+	return nil
 }
 
 // decodeKEV decodes kev.json whole.
@@ -405,6 +461,27 @@ func (sr *SnapshotReader) decodeKEV() (*KEVCatalog, error) {
 		return nil, fmt.Errorf("read snapshot: %w", err)
 	}
 	return k, nil
+}
+
+// readZipString is readZipEntry into a string.
+func readZipString(f *zip.File, limit int64) (string, error) {
+	if f.UncompressedSize64 > uint64(limit) {
+		return "", fmt.Errorf("%d bytes", f.UncompressedSize64)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return "", err
+	}
+	defer rc.Close()
+	var b strings.Builder
+	b.Grow(int(f.UncompressedSize64)) // a hint: the limit bounds the read
+	if _, err := io.Copy(&b, io.LimitReader(rc, limit+1)); err != nil {
+		return "", err
+	}
+	if int64(b.Len()) > limit {
+		return "", fmt.Errorf("more than %d bytes", limit)
+	}
+	return b.String(), nil
 }
 
 // maxSnapshotPart is the largest manifest, package list, KEV catalog or
@@ -488,11 +565,19 @@ func (sr *SnapshotReader) Close() error {
 }
 
 // Records is the number of advisory records the snapshot holds.
-func (sr *SnapshotReader) Records() int { return len(sr.records) }
+func (sr *SnapshotReader) Records() int {
+	if sr.indexed {
+		return sr.advisories
+	}
+	return len(sr.records)
+}
 
 // Read decodes every advisory record. Bad records are skipped and
 // counted.
 func (sr *SnapshotReader) Read(ctx context.Context) (*Snapshot, LoadStats, error) {
+	if err := sr.openWhole(); err != nil {
+		return nil, LoadStats{}, err
+	}
 	s, st, err := sr.read(ctx, nil)
 	if err == nil && sr.kevListed {
 		if s.KEV, err = sr.decodeKEV(); err != nil {
@@ -508,7 +593,7 @@ func (sr *SnapshotReader) Read(ctx context.Context) (*Snapshot, LoadStats, error
 // list is read whole.
 func (sr *SnapshotReader) ReadFor(ctx context.Context, purls []string) (*Snapshot, LoadStats, error) {
 	if !sr.hasList {
-		return sr.read(ctx, nil)
+		return sr.readWhole(ctx)
 	}
 	wanted := make(map[listedPackage]bool, len(purls))
 	for _, p := range purls {
@@ -520,10 +605,22 @@ func (sr *SnapshotReader) ReadFor(ctx context.Context, purls []string) (*Snapsho
 		wanted[listedPackage{base, purl.NormalizeName(base, name)}] = true
 	}
 	want, ok := sr.scanList(wanted)
-	if !ok {
-		return sr.read(ctx, nil)
+	switch {
+	case !ok:
+		return sr.readWhole(ctx)
+	case sr.indexed:
+		return sr.readIndexed(ctx, want)
 	}
 	return sr.read(ctx, want)
+}
+
+// readWhole decodes every record, with the zip's directory read first if
+// the parts came from the index.
+func (sr *SnapshotReader) readWhole(ctx context.Context) (*Snapshot, LoadStats, error) {
+	if err := sr.openWhole(); err != nil {
+		return nil, LoadStats{}, err
+	}
+	return sr.read(ctx, nil)
 }
 
 // read decodes the records whose entry is in want, or all when want is
@@ -538,10 +635,19 @@ func (sr *SnapshotReader) read(ctx context.Context, want map[string]bool) (*Snap
 			}
 		}
 	}
-	// Inflating and decoding is the gate's last step before matching, and
-	// the scan is over by then: the records are split between the cores in
-	// contiguous parts, and the parts joined in order.
-	parts := min(runtime.GOMAXPROCS(0), len(files)/minRecordsPerWorker)
+	return sr.decodeRecords(ctx, len(files), func(i int) (string, []byte, string, error) {
+		data, reason, err := readZipEntry(files[i], MaxRecordSize)
+		return files[i].Name, data, reason, err
+	})
+}
+
+// decodeRecords reads n records with get, which returns the i-th's entry
+// name and bytes, or why it could not be read, and decodes them.
+// Inflating and decoding is the gate's last step before matching, and the
+// scan is over by then: the records are split between the cores in
+// contiguous parts, and the parts joined in order.
+func (sr *SnapshotReader) decodeRecords(ctx context.Context, n int, get func(i int) (name string, data []byte, reason string, err error)) (*Snapshot, LoadStats, error) {
+	parts := min(runtime.GOMAXPROCS(0), n/minRecordsPerWorker)
 	if parts < 1 {
 		parts = 1
 	}
@@ -555,16 +661,16 @@ func (sr *SnapshotReader) read(ctx context.Context, want map[string]bool) (*Snap
 	for i := range parts {
 		wg.Go(func() {
 			p := &out[i]
-			for _, f := range files[i*len(files)/parts : (i+1)*len(files)/parts] {
+			for j := i * n / parts; j < (i+1)*n/parts; j++ {
 				if p.err = ctx.Err(); p.err != nil {
 					return
 				}
-				data, reason, err := readZipEntry(f, MaxRecordSize)
+				name, data, reason, err := get(j)
 				if err != nil {
-					p.st.skip(f.Name, reason, err)
+					p.st.skip(name, reason, err)
 					continue
 				}
-				p.advs = p.st.add(p.advs, f.Name, data)
+				p.advs = p.st.add(p.advs, name, data)
 			}
 		})
 	}
