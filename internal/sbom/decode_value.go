@@ -15,7 +15,9 @@ import (
 // DocumentFrom builds the Document that Decode would give from the
 // document as the schema validator parsed it (maps, slices, strings,
 // json.Number or float64), so that the submission path parses the bytes once. It
-// applies Decode's rules; the schema has already checked the types.
+// applies Decode's rules; the schema has already checked the types. It
+// only reads inst: the submission path checks the same value against the
+// schema meanwhile (validation.DecodeValidating).
 func DocumentFrom(inst any) (*Document, error) {
 	top, ok := inst.(map[string]any)
 	if !ok {
@@ -133,6 +135,7 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 	} else if _, err := packageurl.FromString(dc.Purl); err != nil {
 		dc.NoPurl = true
 	}
+	scope := str(c["scope"])
 	for _, p := range list(c["properties"]) {
 		pm, _ := p.(map[string]any)
 		n := str(pm["name"])
@@ -146,10 +149,10 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 			}
 			dc.Properties[n] = str(pm["value"])
 		case n == npmDevelopment && str(pm["value"]) == "true":
-			c["scope"] = "excluded"
+			scope = "excluded"
 		}
 	}
-	dc.Development = developmentScope(str(c["scope"]))
+	dc.Development = developmentScope(scope)
 	s.push(dc)
 	ref := dc.BOMRef
 	if ref == "" {
