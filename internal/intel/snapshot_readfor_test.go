@@ -64,38 +64,7 @@ func openSnapshot(t *testing.T, z []byte) *intel.SnapshotReader {
 // written before the package list existed.
 func withoutEntry(t *testing.T, z []byte, name string) []byte {
 	t.Helper()
-	zr, err := zip.NewReader(bytes.NewReader(z), int64(len(z)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	dropped := false
-	for _, f := range zr.File {
-		if f.Name == name {
-			dropped = true
-			continue
-		}
-		w, err := zw.Create(f.Name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.Copy(w, rc); err != nil {
-			t.Fatal(err)
-		}
-		rc.Close()
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if !dropped {
-		t.Fatalf("the snapshot has no entry %s", name)
-	}
-	return buf.Bytes()
+	return rewriteEntry(t, z, name, func([]byte) []byte { return nil })
 }
 
 // TestSnapshotReadFor: the records ReadFor decodes for a set of purls
@@ -239,7 +208,8 @@ func TestSnapshotKEVList(t *testing.T) {
 }
 
 // rewriteEntry rewrites the zip z with the named entry's bytes changed by
-// edit.
+// edit, or without the entry when edit returns nil. The zip is written
+// anew, without the snapshot's comment: its index is not found.
 func rewriteEntry(t *testing.T, z []byte, name string, edit func([]byte) []byte) []byte {
 	t.Helper()
 	zr, err := zip.NewReader(bytes.NewReader(z), int64(len(z)))
@@ -261,7 +231,9 @@ func rewriteEntry(t *testing.T, z []byte, name string, edit func([]byte) []byte)
 		}
 		if f.Name == name {
 			found = true
-			data = edit(data)
+			if data = edit(data); data == nil {
+				continue
+			}
 		}
 		w, err := zw.Create(f.Name)
 		if err != nil {
