@@ -2,6 +2,7 @@ package sbom_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -88,6 +89,9 @@ func TestLockVariants(t *testing.T) {
 		// Pipfile.lock: a dependency installed from a git repository is a
 		// component too, without a version (its purl carries the vcs_url).
 		{dir: "pipfile-git", want: []string{"certifi@2017.11.5", "chardet@3.0.4", "idna@2.6", "pythonfinder@", "requests@2.18.4", "urllib3@1.22"}},
+		{dir: "pipfile-git-develop", want: []string{"itsdangerous@", "markupsafe@"}},
+		// pdm.lock: a git dependency at its recorded version.
+		{dir: "pdm-git", want: []string{"toml@0.10.2"}},
 		// requirements.txt from pip-compile with editable installs from
 		// git repositories at a release tag (2.0.0, v3.5.3): the tag's
 		// release is the version.
@@ -167,6 +171,36 @@ func TestRequirementsBounds(t *testing.T) {
 	want := map[string]string{"Flask@2.0": ">=2.0", "requests@2.31.0": ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components and their bounds (-want +got):\n%s", diff)
+	}
+}
+
+// TestPythonGitDevelopment: a git dependency of Pipfile.lock's develop
+// group is for development only, as the group's other packages are; one
+// of the default group is not.
+func TestPythonGitDevelopment(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/pipfile-git-develop", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := map[string]bool{}
+	for _, c := range res.Components {
+		dev[c.Name] = c.Development
+	}
+	if want := map[string]bool{"itsdangerous": true, "markupsafe": false}; !maps.Equal(dev, want) {
+		t.Errorf("development marks %v, want %v", dev, want)
+	}
+}
+
+// TestPDMGitSource: a git dependency of a pdm.lock names its repository
+// and commit in its purl's vcs_url, as Pipfile.lock's do.
+func TestPDMGitSource(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/pdm-git", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "pkg:pypi/toml@0.10.2?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fuiri%2Ftoml.git%4065bab7582ce14c55cdeec2244c65ea23039c9e6f"
+	if len(res.Components) != 1 || res.Components[0].Purl != want {
+		t.Errorf("components %v, want one: %s", res.Components, want)
 	}
 }
 

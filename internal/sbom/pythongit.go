@@ -8,8 +8,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/osv"
 	"github.com/google/osv-scalibr/inventory"
 )
 
@@ -264,9 +266,55 @@ func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 				continue
 			}
 			have[pep503(name)] = true
+			// As scalibr marks the develop group's other packages (a
+			// package in both groups is default's, added first).
+			groups := []string{}
+			if group == "develop" {
+				groups = []string{"dev"}
+			}
 			inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: strings.TrimPrefix(d.Version, "=="),
 				PURLType: "pypi", Location: extractor.LocationFromPath(in.Path),
-				SourceCode: &extractor.SourceCodeIdentifier{Repo: d.Git, Commit: d.Ref}})
+				SourceCode: &extractor.SourceCodeIdentifier{Repo: d.Git, Commit: d.Ref},
+				Metadata:   &osv.DepGroupMetadata{DepGroupVals: groups}})
+		}
+	}
+	return inv, nil
+}
+
+// pdmLock is scalibr's pdm.lock extractor, which keeps a git
+// dependency's commit but not its repository ({git = URL, revision =
+// commit}): the repository is read here, so that its purl names its
+// source as a vcs_url, as the other Python lockfiles' git dependencies do.
+type pdmLock struct {
+	filesystem.Extractor
+}
+
+// Extract implements filesystem.Extractor.
+func (e pdmLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if err != nil || b == nil {
+		return inv, err
+	}
+	var lock struct {
+		Package []struct {
+			Name     string `toml:"name"`
+			Version  string `toml:"version"`
+			Git      string `toml:"git"`
+			Revision string `toml:"revision"`
+		} `toml:"package"`
+	}
+	if _, err := toml.Decode(string(b), &lock); err != nil {
+		return inv, nil // scalibr read it; it reported what it could not
+	}
+	repos := map[string]string{}
+	for _, p := range lock.Package {
+		if p.Git != "" && p.Revision != "" {
+			repos[pep503(p.Name)+"@"+p.Version+"@"+p.Revision] = p.Git
+		}
+	}
+	for _, p := range inv.Packages {
+		if sc := p.SourceCode; sc != nil && sc.Repo == "" && sc.Commit != "" {
+			sc.Repo = repos[pep503(p.Name)+"@"+p.Version+"@"+sc.Commit]
 		}
 	}
 	return inv, nil

@@ -104,7 +104,7 @@ var registry = []struct {
 	{rebarLock.name, Languages, rebarLock.factory()},                                      // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
 	{packageresolved.Name, Languages, wrap[swiftResolved](packageresolved.New)},           // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
 	{podfilelock.Name, Languages, podfilelock.New},                                        // CocoaPods Podfile.lock
-	{pdmlock.Name, Languages, pdmlock.New},                                                // pdm.lock
+	{pdmlock.Name, Languages, wrap[pdmLock](pdmlock.New)},                                 // pdm.lock, with its git dependencies' repositories
 	{pylock.Name, Languages, pylock.New},                                                  // pylock.toml, pylock.*.toml (PEP 751)
 	{packagesconfig.Name, Languages, packagesconfig.New},                                  // NuGet packages.config
 	{paketlock.Name, Languages, paketlock.New},                                            // paket.lock
