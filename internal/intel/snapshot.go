@@ -379,17 +379,7 @@ func (sr *SnapshotReader) readParts(ctx context.Context, zr *zip.Reader) error {
 			return fmt.Errorf("read snapshot: %w", err)
 		}
 		name := f.Name
-		if f.FileInfo().IsDir() {
-			continue
-		}
-		if strings.HasPrefix(name, "osv/") {
-			if path.Ext(name) == ".json" {
-				sr.records = append(sr.records, f)
-			}
-			continue
-		}
-		if name == "kev.json" {
-			sr.kevFile = f // decoded below when there is no kev.txt
+		if f.FileInfo().IsDir() || sr.noteRecord(f) {
 			continue
 		}
 		if name == packageListName {
@@ -448,6 +438,23 @@ func (sr *SnapshotReader) readParts(ctx context.Context, zr *zip.Reader) error {
 		}
 	}
 	return nil
+}
+
+// noteRecord notes f when it is an advisory record (osv/*.json) or
+// kev.json, which are read when they are needed (kev.json only when there
+// is no kev.txt, or by Read); it reports whether f was one of them.
+func (sr *SnapshotReader) noteRecord(f *zip.File) bool {
+	switch {
+	case strings.HasPrefix(f.Name, "osv/"):
+		if path.Ext(f.Name) == ".json" && !f.FileInfo().IsDir() {
+			sr.records = append(sr.records, f)
+		}
+		return true
+	case f.Name == "kev.json":
+		sr.kevFile = f
+		return true
+	}
+	return false
 }
 
 // decodeKEV decodes kev.json whole.

@@ -82,18 +82,24 @@ func (rw *recordWriter) put(name string, data []byte) (int64, error) {
 	if err := rw.fw.Close(); err != nil {
 		return 0, err
 	}
-	fh := &zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(data),
-		CompressedSize64: uint64(rw.buf.Len()), UncompressedSize64: uint64(len(data))}
-	w, err := rw.zw.CreateRaw(fh)
+	return putRaw(rw.zw, rw.cw, &zip.FileHeader{Name: name, Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(data),
+		CompressedSize64: uint64(rw.buf.Len()), UncompressedSize64: uint64(len(data))}, rw.buf.Bytes())
+}
+
+// putRaw writes fh and its data, as they are, to zw, which writes to cw,
+// and returns where the entry's local header starts. CreateRaw with the
+// sizes known writes them into the local header (no data descriptor).
+func putRaw(zw *zip.Writer, cw *countWriter, fh *zip.FileHeader, data []byte) (int64, error) {
+	w, err := zw.CreateRaw(fh)
 	if err != nil {
 		return 0, err
 	}
 	// The header is written: 30 bytes, the name and the extra field.
-	if err := rw.zw.Flush(); err != nil {
+	if err := zw.Flush(); err != nil {
 		return 0, err
 	}
-	off := rw.cw.n - 30 - int64(len(name)) - int64(len(fh.Extra))
-	_, err = w.Write(rw.buf.Bytes())
+	off := cw.n - 30 - int64(len(fh.Name)) - int64(len(fh.Extra))
+	_, err = w.Write(data)
 	return off, err
 }
 
@@ -120,20 +126,12 @@ func writeIndex(zw *zip.Writer, cw *countWriter, parts []indexPart) error {
 	if err := iw.Close(); err != nil {
 		return err
 	}
-	// CreateRaw with the sizes known writes them into the local header
-	// (no data descriptor), so a reader can take the index from there.
+	// Stored, with its sizes in the local header: a reader takes the
+	// index's bytes from there.
 	b := buf.Bytes()
-	fh := &zip.FileHeader{Name: indexEntry, Method: zip.Store, CRC32: crc32.ChecksumIEEE(b),
-		CompressedSize64: uint64(len(b)), UncompressedSize64: uint64(len(b))}
-	f, err := zw.CreateRaw(fh)
+	off, err := putRaw(zw, cw, &zip.FileHeader{Name: indexEntry, Method: zip.Store, CRC32: crc32.ChecksumIEEE(b),
+		CompressedSize64: uint64(len(b)), UncompressedSize64: uint64(len(b))}, b)
 	if err != nil {
-		return err
-	}
-	if err := zw.Flush(); err != nil {
-		return err
-	}
-	off := cw.n - 30 - int64(len(indexEntry)) - int64(len(fh.Extra))
-	if _, err := f.Write(b); err != nil {
 		return err
 	}
 	return zw.SetComment(indexComment + strconv.FormatInt(off, 10))
@@ -241,30 +239,27 @@ func readRecordAt(r io.ReaderAt, size, off int64, name string, limit int64) ([]b
 	if h.name != name {
 		return nil, SkipRead, fmt.Errorf("the index points at %q", h.name)
 	}
+	if h.uncompressed > limit {
+		return nil, SkipTooLarge, fmt.Errorf("%d bytes", h.uncompressed)
+	}
 	var src io.Reader
 	switch {
 	case h.method == zip.Deflate:
 		// A deflate stream ends itself: the reader stops at its last
 		// block, whatever the header says of the size.
 		sec := io.NewSectionReader(r, h.data, size-h.data)
-		if fr, ok := inflaters.Get().(io.ReadCloser); ok {
-			if err := fr.(flate.Resetter).Reset(sec, nil); err != nil {
-				return nil, SkipRead, err
-			}
-			src = fr
-			defer inflaters.Put(fr)
-		} else {
-			fr := flate.NewReader(sec)
-			src = fr
-			defer inflaters.Put(fr)
+		fr, _ := inflaters.Get().(io.ReadCloser)
+		if fr == nil {
+			fr = flate.NewReader(sec)
+		} else if err := fr.(flate.Resetter).Reset(sec, nil); err != nil {
+			return nil, SkipRead, err
 		}
+		defer inflaters.Put(fr)
+		src = fr
 	case h.method == zip.Store && h.flags&flagDataDescriptor == 0:
 		src = io.NewSectionReader(r, h.data, h.compressed)
 	default:
 		return nil, SkipRead, fmt.Errorf("zip method %d cannot be read at an offset", h.method)
-	}
-	if h.uncompressed > limit {
-		return nil, SkipTooLarge, fmt.Errorf("%d bytes", h.uncompressed)
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, h.uncompressed+bytes.MinRead))
 	if _, err := buf.ReadFrom(io.LimitReader(src, limit+1)); err != nil {
@@ -314,12 +309,7 @@ func (sr *SnapshotReader) openWhole() error {
 		return fmt.Errorf("read snapshot: %w", err)
 	}
 	for _, f := range zr.File {
-		switch {
-		case strings.HasPrefix(f.Name, "osv/") && strings.HasSuffix(f.Name, ".json") && !f.FileInfo().IsDir():
-			sr.records = append(sr.records, f)
-		case f.Name == "kev.json":
-			sr.kevFile = f
-		}
+		sr.noteRecord(f)
 	}
 	sr.whole = true
 	return nil

@@ -212,27 +212,16 @@ func (s *Service) ingest(ctx context.Context, p *sentinel.Principal, orgID, seri
 				return err
 			}
 		}
-		// Commit only a document that passed the check.
-		if err := checked(); err != nil {
-			return errRejected{err}
-		}
-		return nil
+		// Commit only a document that passed the check (fail answers
+		// with its error).
+		return checked()
 	})
-	if rej, ok := errors.AsType[errRejected](err); ok {
-		return nil, submissionError(data, rej.err)
-	}
 	if err != nil {
 		return fail(err)
 	}
 	return &SubmitResponse{ID: sub.ID, Host: host, ClaimedHost: claimed, Asset: asset, SpecVersion: sub.SpecVersion, Components: sub.ComponentCount,
 		Indexed: sub.IndexedCount, SHA256: sum, Size: sub.Size, CreatedAt: sub.CreatedAt, Unchecked: s.unchecked(items)}, nil
 }
-
-// errRejected is a document that failed the schema check, found after its
-// transaction began: the transaction rolls back.
-type errRejected struct{ err error }
-
-func (e errRejected) Error() string { return e.err.Error() }
 
 // submissionError is the API error of a document DecodeValidating refused.
 func submissionError(data []byte, err error) error {
