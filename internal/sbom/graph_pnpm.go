@@ -94,10 +94,11 @@ type pnpmDeps struct {
 
 type pnpmPkg struct {
 	Resolution struct {
-		Tarball string `yaml:"tarball"`
-		Repo    string `yaml:"repo"`
-		Commit  string `yaml:"commit"`
-		Type    string `yaml:"type"`
+		Tarball   string `yaml:"tarball"`
+		Repo      string `yaml:"repo"`
+		Commit    string `yaml:"commit"`
+		Type      string `yaml:"type"`
+		Directory string `yaml:"directory"`
 	} `yaml:"resolution"`
 	Name    string `yaml:"name"`
 	Version string `yaml:"version"`
@@ -164,7 +165,8 @@ func parsePnpmLock(data []byte) (*pnpmLock, error) {
 // installs it: v9 "@scope/name@1.2.3"; v5-v8 "/@scope/name/1.2.3_peer" or
 // "/name@1.2.3(peer@1.0.0)". A "file:" key, or a version that is not a
 // number (a tarball's address), gives none: the entry's own name and
-// version fields say it. A v5-v8 key without a "/" is an error.
+// version fields say it; a v9 "name@file:vendor/x.tgz" key gives its
+// name alone. A v5-v8 key without a "/" is an error.
 func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, err error) {
 	if strings.HasPrefix(key, "file:") {
 		return "", "", nil
@@ -181,7 +183,9 @@ func pnpmPackageKey(key string, lockfileVersion float64) (name, version string, 
 		// version; a pruned lockfile may keep it in a packages key.
 		version, _, _ = strings.Cut(version, "(")
 		if strings.HasPrefix(version, "file:") {
-			return "", "", nil // a local directory: its entry names it
+			// A local tarball or directory: its entry's version field
+			// says which version it holds.
+			return name, "", nil
 		}
 		return name, version, nil
 	}
@@ -272,7 +276,7 @@ func (pnpmLockExtractor) packages(doc any, p string) []*extractor.Package {
 		for _, key := range slices.Sorted(maps.Keys(d.Packages)) {
 			e := d.Packages[key]
 			name, version := d.packageID(key, e)
-			if name == "" || version == "" {
+			if name == "" || version == "" || !e.installed(name) {
 				continue
 			}
 			pk := &extractor.Package{Name: name, Version: version, PURLType: purl.TypeNPM, Location: extractor.LocationFromPath(p)}
@@ -298,6 +302,16 @@ func (d *pnpmDoc) packageID(key string, e pnpmPkg) (name, version string) {
 		version = e.Version
 	}
 	return name, version
+}
+
+// installed reports whether the entry, named name, is a package the project installs
+// rather than its own code: a local directory ("resolution: {directory:
+// ..., type: directory}", a workspace member or a folder a dependency
+// names) is the project's, as is a Rush project's "@rush-temp/" tarball.
+// A vendored tarball of another package ("lodash@file:vendor/lodash.tgz",
+// "version: 4.17.21") is installed.
+func (e *pnpmPkg) installed(name string) bool {
+	return e.Resolution.Type != "directory" && !strings.HasPrefix(name, "@rush-temp/")
 }
 
 // gitSource is the repository and commit a package was fetched from: its
@@ -352,7 +366,19 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	// ("tiny-dep@git+https://host/tiny-dep.git#<commit>"), its component by
 	// the name and version its "packages:" entry gives (packageID).
 	var bySource map[string]int
+	// A local folder ("shared@file:shared", v6-v8 "file:shared") is the
+	// project's own: its dependencies are direct ones of its directory,
+	// which the folder that names it links to.
+	var folders map[string]string
 	for key, p := range doc.Packages {
+		if p.Resolution.Type == "directory" {
+			if folders == nil {
+				folders = map[string]string{}
+			}
+			k, _, _ := strings.Cut(key, "(")
+			folders[k] = p.Resolution.Directory
+			continue
+		}
 		if p.Name == "" && p.Version == "" {
 			continue // named by its key, as find reads it
 		}
@@ -371,6 +397,32 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		i, ok := bySource[name+"@"+version]
 		return i, ok
 	}
+	// target is the component a reference names: a vendored tarball's
+	// ("file:vendor/lodash-4.17.21.tgz") by its source, which v9 keys
+	// "lodash@file:vendor/lodash-4.17.21.tgz" and v6-v8 key alone.
+	folder := func(name, ref string) (string, bool) {
+		ref, _, _ = strings.Cut(ref, "(")
+		if d, ok := folders[name+"@"+ref]; ok {
+			return d, true
+		}
+		d, ok := folders[ref]
+		return d, ok
+	}
+	target := func(name, ref string) (int, bool) {
+		if strings.HasPrefix(ref, "file:") {
+			ref, _, _ = strings.Cut(ref, "(")
+			if i, ok := bySource[name+"@"+ref]; ok {
+				return i, true
+			}
+			i, ok := bySource[ref]
+			return i, ok
+		}
+		name, v := pnpmDepTarget(name, ref)
+		if v == "" {
+			return 0, false // link: (a folder)
+		}
+		return find(name, v)
+	}
 	importers := doc.Importers
 	if len(importers) == 0 && (doc.Dependencies != nil || doc.DevDependencies != nil) {
 		importers = map[string]pnpmDeps{".": doc.pnpmDeps} // v5 without workspaces
@@ -385,11 +437,11 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 					lk.link(dir, path.Join(dir, to)) // a workspace member, or a linked folder
 					continue
 				}
-				name, v := pnpmDepTarget(name, string(ref))
-				if v == "" {
-					continue // file: (a directory)
+				if to, ok := folder(name, string(ref)); ok {
+					lk.link(dir, to) // a local folder, named from the lockfile's directory
+					continue
 				}
-				if to, ok := find(name, v); ok && k == 2 {
+				if to, ok := target(name, string(ref)); ok && k == 2 {
 					lk.devRoot(dir, to)
 				} else if ok {
 					lk.root(dir, to)
@@ -400,18 +452,28 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	link := func(from int, ds ...map[string]pnpmRef) {
 		for _, m := range ds {
 			for dn, ref := range m {
-				dn, v := pnpmDepTarget(dn, string(ref))
-				if v == "" {
-					continue // link: or file:
-				}
-				if to, ok := find(dn, v); ok {
+				if to, ok := target(dn, string(ref)); ok {
 					lk.edge(from, to)
+				}
+			}
+		}
+	}
+	// rootsOf records a local folder's dependencies as its own.
+	rootsOf := func(dir string, ds ...map[string]pnpmRef) {
+		for _, m := range ds {
+			for dn, ref := range m {
+				if to, ok := target(dn, string(ref)); ok {
+					lk.root(dir, to)
 				}
 			}
 		}
 	}
 	if len(doc.Snapshots) == 0 { // v6-v8: edges sit on packages
 		for key, p := range doc.Packages {
+			if p.Resolution.Type == "directory" {
+				rootsOf(p.Resolution.Directory, p.Dependencies, p.OptionalDependencies)
+				continue
+			}
 			if from, ok := lk.find(doc.packageID(key, p)); ok {
 				link(from, p.Dependencies, p.OptionalDependencies)
 				if p.Dev != nil {
@@ -421,6 +483,10 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		}
 	}
 	for key, s := range doc.Snapshots {
+		if dir, ok := folders[strings.SplitN(key, "(", 2)[0]]; ok {
+			rootsOf(dir, s.Dependencies, s.OptionalDependencies)
+			continue
+		}
 		from, ok := find(pnpmKey(key))
 		if k, _, _ := strings.Cut(key, "("); !ok {
 			from, ok = bySource[k]

@@ -1,11 +1,13 @@
 package sbom_test
 
 import (
+	"context"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -56,6 +58,66 @@ func TestGitDependencyGraph(t *testing.T) {
 				t.Errorf("project %+v: want edges to tiny-dep and lodash", p)
 			}
 		})
+	}
+}
+
+// TestPnpmLocalFiles: pnpm 9 and 8 lockfiles with a vendored tarball of
+// lodash and a local folder, as pnpm wrote them. The tarball is lodash
+// 4.17.21, a direct dependency; the folder is the project's own, a
+// project that depends on ms.
+func TestPnpmLocalFiles(t *testing.T) {
+	for _, dir := range []string{"testdata/lock-variants/pnpm-local-files", "testdata/lock-variants/pnpm-local-files-v6"} {
+		t.Run(path.Base(dir), func(t *testing.T) {
+			res := mustExtract(t, dir)
+			p := res.MainProject()
+			want := []string{"pkg:npm/is-positive@3.1.0", "pkg:npm/lodash@4.17.21", "pkg:npm/shared@1.0.0"}
+			if p == nil || !slices.Equal(p.DependsOn, want) {
+				t.Fatalf("project %+v: want direct dependencies %v", p, want)
+			}
+			i := slices.IndexFunc(res.Projects, func(c sentinel.Component) bool { return c.Name == "shared" })
+			if i < 0 || !slices.Equal(res.Projects[i].DependsOn, []string{"pkg:npm/ms@2.1.3"}) {
+				t.Errorf("projects %+v: want shared, depending on ms 2.1.3", res.Projects)
+			}
+			if got := developmentOnly(res.Components); !slices.Equal(got, []string{"is-positive@3.1.0"}) {
+				t.Errorf("development-only %v, want is-positive alone", got)
+			}
+		})
+	}
+}
+
+// TestPnpmRushTemp: Rush packs each of its projects into a "@rush-temp/"
+// tarball that its pnpm lockfile lists like a vendored one; those are the
+// repository's own projects, not components.
+func TestPnpmRushTemp(t *testing.T) {
+	const lock = `lockfileVersion: '9.0'
+importers:
+  .:
+    dependencies:
+      '@rush-temp/api':
+        specifier: file:./projects/api.tgz
+        version: file:projects/api.tgz
+packages:
+  '@rush-temp/api@file:projects/api.tgz':
+    resolution: {integrity: sha512-AAAA, tarball: file:projects/api.tgz}
+    version: 0.0.0
+  ms@2.1.3:
+    resolution: {integrity: sha512-BBBB}
+snapshots:
+  '@rush-temp/api@file:projects/api.tgz':
+    dependencies:
+      ms: 2.1.3
+  ms@2.1.3: {}
+`
+	res, err := sbom.Extract(context.Background(), "rush", sbom.Options{FS: fstest.MapFS{"common/config/rush/pnpm-lock.yaml": {Data: []byte(lock)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Name+"@"+c.Version)
+	}
+	if !slices.Equal(got, []string{"ms@2.1.3"}) {
+		t.Errorf("components %v, want ms 2.1.3 alone", got)
 	}
 }
 

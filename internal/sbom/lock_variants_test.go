@@ -55,8 +55,14 @@ func TestLockVariants(t *testing.T) {
 		// yarn v1 writes "name" when the key does not name the package.
 		{dir: "yarn-v1-name-field", want: []string{"dep-a@1.0.0", "max-safe-integer@1.0.1"}},
 		// a pruned v9 lockfile keeps a local package's peer suffix in its
-		// key; the local package is no dependency.
-		{dir: "pnpm-pruned-peer-suffix", want: []string{"peer@1.0.0"}},
+		// key; the local package is no dependency, nor is the workspace
+		// folder its peer resolves to.
+		{dir: "pnpm-pruned-peer-suffix", want: nil},
+		// pnpm 9 and 8: a vendored tarball of a registry package is that
+		// package, at the version its entry gives; a local folder is the
+		// project's.
+		{dir: "pnpm-local-files", want: []string{"is-positive@3.1.0", "lodash@4.17.21", "ms@2.1.3"}},
+		{dir: "pnpm-local-files-v6", want: []string{"is-positive@3.1.0", "lodash@4.17.21", "ms@2.1.3"}},
 		// v9-style keys under a 6.0 version line, which pnpm reads.
 		{dir: "pnpm-v6-v9-keys", want: []string{"is-negative@2.1.0", "is-positive@3.1.0"}},
 		// pnpm 8 (lockfile 6.0): a peer suffix naming a scoped package
