@@ -31,7 +31,9 @@ import (
 //     converted to 2.3 JSON first): packages with a purl external reference
 //     ("PACKAGE-MANAGER"/"PACKAGE_MANAGER", type purl), licenseDeclared (else
 //     licenseConcluded; NOASSERTION and NONE are no license), the
-//     DEPENDS_ON and *_DEPENDENCY_OF relationships as the graph, and the
+//     DEPENDS_ON and *_DEPENDENCY_OF relationships as the graph, the
+//     files each package was found in (Syft's "evident-by" relationships,
+//     else the paths its sourceInfo ends with), and the
 //     described package (documentDescribes or DESCRIBES) as the project when
 //     it has a purl.
 //
@@ -364,7 +366,13 @@ type spdxDoc struct {
 	SPDXID            string             `json:"SPDXID"`
 	DocumentDescribes []string           `json:"documentDescribes"`
 	Packages          []spdxPackage      `json:"packages"`
+	Files             []spdxFile         `json:"files"`
 	Relationships     []spdxRelationship `json:"relationships"`
+}
+
+type spdxFile struct {
+	SPDXID   string `json:"SPDXID"`
+	FileName string `json:"fileName"`
 }
 
 type spdxPackage struct {
@@ -374,6 +382,7 @@ type spdxPackage struct {
 	LicenseConcluded string            `json:"licenseConcluded"`
 	LicenseDeclared  string            `json:"licenseDeclared"`
 	PrimaryPurpose   string            `json:"primaryPackagePurpose"`
+	SourceInfo       string            `json:"sourceInfo"`
 	ExternalRefs     []spdxExternalRef `json:"externalRefs"`
 }
 
@@ -387,6 +396,47 @@ type spdxRelationship struct {
 	Element string `json:"spdxElementId"`
 	Type    string `json:"relationshipType"`
 	Related string `json:"relatedSpdxElement"`
+	Comment string `json:"comment"`
+}
+
+// looksLikePath reports whether s, the end of a sourceInfo, is a file's
+// path rather than prose: it has a separator, or a dot and no space
+// ("yarn.lock").
+func looksLikePath(s string) bool {
+	return s != "" && len(s) <= 4096 && (strings.ContainsAny(s, "/\\") || strings.Contains(s, ".") && !strings.Contains(s, " "))
+}
+
+// spdxLocations are the files each package was found in, by SPDX id:
+// the files an "evident-by" relationship names (Syft: OTHER, with a
+// comment starting "evident-by"), else the paths a package's sourceInfo
+// ends with ("acquired package info from yarn.lock: /app/yarn.lock",
+// "package found in: app/package-lock.json").
+func spdxLocations(doc *spdxDoc) map[string][]string {
+	out := map[string][]string{}
+	files := make(map[string]string, len(doc.Files))
+	for _, f := range doc.Files {
+		files[f.SPDXID] = f.FileName
+	}
+	for _, r := range doc.Relationships {
+		if r.Type == "OTHER" && strings.HasPrefix(r.Comment, "evident-by") && files[r.Related] != "" {
+			out[r.Element] = append(out[r.Element], files[r.Related])
+		}
+	}
+	for _, p := range doc.Packages {
+		if len(out[p.SPDXID]) > 0 {
+			continue
+		}
+		i := strings.LastIndex(p.SourceInfo, ": ")
+		if i < 0 {
+			continue
+		}
+		for _, f := range strings.Split(p.SourceInfo[i+2:], ", ") {
+			if f = strings.TrimSpace(f); looksLikePath(f) {
+				out[p.SPDXID] = append(out[p.SPDXID], f)
+			}
+		}
+	}
+	return out
 }
 
 func readSPDX(data []byte) (*Result, error) {
@@ -453,6 +503,7 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		ok   bool
 	}
 	pkgs := make(map[string]pkg, len(doc.Packages))
+	locations := spdxLocations(doc)
 	var left leftOut
 	for _, p := range doc.Packages {
 		var pu string
@@ -474,7 +525,7 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		if p.PrimaryPurpose == "APPLICATION" {
 			typ = "application"
 		}
-		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, nil, licenses)
+		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, locations[p.SPDXID], licenses)
 		if !ok {
 			if !slices.Contains(doc.DocumentDescribes, p.SPDXID) {
 				left.add(pu, p.Name, p.VersionInfo)

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,12 +133,48 @@ func TestReadSBOMSyft(t *testing.T) {
 			}
 		})
 	}
-	// Syft's locations ("syft:location:0:path") are the components'.
-	res := mustReadSBOM(t, "syft-1.33.0-tree.cdx.json")
-	for _, c := range res.Components {
+	// Syft's locations are the components': "syft:location:0:path" in
+	// CycloneDX; in SPDX the file an "evident-by" relationship names,
+	// the same path without its leading "/".
+	cdx := map[string][]string{}
+	for _, c := range mustReadSBOM(t, "syft-1.33.0-tree.cdx.json").Components {
 		if len(c.Locations) == 0 {
 			t.Errorf("%s: no location", c.Purl)
 		}
+		for _, l := range c.Locations {
+			cdx[c.Purl] = append(cdx[c.Purl], strings.TrimPrefix(l, "/"))
+		}
+	}
+	for _, c := range mustReadSBOM(t, "syft-1.33.0-tree.spdx.json").Components {
+		if !slices.Equal(c.Locations, cdx[c.Purl]) {
+			t.Errorf("%s: SPDX locations %q, CycloneDX's %q", c.Purl, c.Locations, cdx[c.Purl])
+		}
+	}
+}
+
+// TestReadSPDXSourceInfo: without a file relationship, the paths a
+// package's sourceInfo ends with are its locations, as Syft ("acquired
+// package info from ...: /a, /b") and Trivy ("package found in: ...")
+// write it; a sourceInfo that names no path gives none.
+func TestReadSPDXSourceInfo(t *testing.T) {
+	const doc = `{"spdxVersion": "SPDX-2.3", "SPDXID": "SPDXRef-DOCUMENT", "packages": [
+	{"SPDXID": "SPDXRef-a", "name": "lodash", "versionInfo": "4.17.20", "sourceInfo": "acquired package info from installed node module manifest file: /app/package-lock.json, /web/package-lock.json",
+	 "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl", "referenceLocator": "pkg:npm/lodash@4.17.20"}]},
+	{"SPDXID": "SPDXRef-b", "name": "ms", "versionInfo": "2.1.3", "sourceInfo": "package found in: api/yarn.lock",
+	 "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl", "referenceLocator": "pkg:npm/ms@2.1.3"}]},
+	{"SPDXID": "SPDXRef-c", "name": "debug", "versionInfo": "4.3.1", "sourceInfo": "built from source: see the vendor notes.",
+	 "externalRefs": [{"referenceCategory": "PACKAGE-MANAGER", "referenceType": "purl", "referenceLocator": "pkg:npm/debug@4.3.1"}]}]}`
+	res, err := sbom.ReadSBOM([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, c := range res.Components {
+		got[c.Name] = c.Locations
+	}
+	want := map[string][]string{"lodash": {"/app/package-lock.json", "/web/package-lock.json"}, "ms": {"api/yarn.lock"}, "debug": nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("locations (-want +got):\n%s", diff)
 	}
 }
 
