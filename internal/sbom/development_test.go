@@ -541,6 +541,78 @@ func TestDevelopmentBundler(t *testing.T) {
 	checkInstalls(t, "testdata/ruby-dev/rubygems.org", func(c sentinel.Component) string { return c.Name + "@" + c.Version }, 200)
 }
 
+// TestDevelopmentMix: bamboo's mix.exs declares its test and
+// documentation tools "only: [:dev, :test]", ":dev" or ":test"; they and
+// what only they need (mix.lock's dependency lists) are development-only,
+// read here off the two files line by line.
+func TestDevelopmentMix(t *testing.T) {
+	const dir = lockfiles + "/mix-bamboo"
+	exs, lock := mustRead(t, dir+"/mix.exs"), mustRead(t, dir+"/mix.lock")
+	var devRoots, prodRoots []string
+	inDeps := false
+	for _, line := range strings.Split(string(exs), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "defp deps do"):
+			inDeps = true
+		case inDeps && line == "end":
+			inDeps = false
+		case inDeps && strings.HasPrefix(line, "{:"):
+			name, _, _ := strings.Cut(line[2:], ",")
+			if strings.Contains(line, "only:") && !strings.Contains(line, "prod") {
+				devRoots = append(devRoots, name)
+			} else {
+				prodRoots = append(prodRoots, name)
+			}
+		}
+	}
+	deps := map[string][]string{}
+	for _, line := range strings.Split(string(lock), "\n") {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), `": {:hex, `)
+		if !ok {
+			continue
+		}
+		name = strings.TrimPrefix(name, `"`)
+		deps[name] = []string{}
+		for _, f := range strings.Split(rest, "{:")[1:] {
+			d, _, _ := strings.Cut(f, ",")
+			deps[name] = append(deps[name], d)
+		}
+	}
+	reach := func(from []string) map[string]bool {
+		seen := map[string]bool{}
+		for len(from) > 0 {
+			n := from[len(from)-1]
+			from = from[:len(from)-1]
+			if !seen[n] {
+				seen[n] = true
+				from = append(from, deps[n]...)
+			}
+		}
+		return seen
+	}
+	if len(devRoots) < 5 || len(prodRoots) < 4 {
+		t.Fatalf("mix.exs misread: development %v, runtime %v", devRoots, prodRoots)
+	}
+	prod := reach(prodRoots)
+	want := []string{}
+	for n := range reach(devRoots) {
+		if _, locked := deps[n]; locked && !prod[n] { // an optional dependency not installed is not locked
+			want = append(want, n)
+		}
+	}
+	res := mustExtract(t, dir)
+	got := []string{}
+	for _, c := range res.Components {
+		if c.Development {
+			got = append(got, c.Name)
+		}
+	}
+	if diff := cmp.Diff(set(want), set(got)); diff != "" {
+		t.Errorf("development-only (-files +Extract):\n%s", diff)
+	}
+}
+
 // TestDevelopmentPnpmMarks: pnpm 5 to 8 mark every package "dev: true" or
 // "dev: false"; Extract says what the file says.
 func TestDevelopmentPnpmMarks(t *testing.T) {

@@ -470,7 +470,7 @@ func mixGraph(data []byte, lk *lockIndex) error {
 		deps          []string
 	}
 	var entries []entry
-	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc := bufio.NewScanner(bytes.NewReader(mixLockOpened(data)))
 	sc.Buffer(make([]byte, 0, 16<<10), 1<<20) // grows to 1 MiB for a long line only
 	for sc.Scan() {
 		line := sc.Text()
@@ -490,6 +490,19 @@ func mixGraph(data []byte, lk *lockIndex) error {
 	}
 	if err := sc.Err(); err != nil {
 		return err
+	}
+	// The project's mix.exs declares the roots; a dependency "only:" for
+	// environments other than :prod is one a production build leaves out.
+	if lk.sibling != nil {
+		if b := lk.sibling("mix.exs"); b != nil {
+			for _, d := range mixDeclared(b) {
+				if i, ok := lk.find(d.name, ""); ok && d.dev {
+					lk.devRoot("", i)
+				} else if ok {
+					lk.root("", i)
+				}
+			}
+		}
 	}
 	for _, e := range entries {
 		from, ok := lk.find(e.name, e.version)

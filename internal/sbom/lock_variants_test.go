@@ -58,6 +58,10 @@ func TestLockVariants(t *testing.T) {
 		// key; the local package is no dependency, nor is the workspace
 		// folder its peer resolves to.
 		{dir: "pnpm-pruned-peer-suffix", want: nil},
+		// mix.lock as Mix wrote it before Elixir 1.7: the first entry on
+		// the "%{" line (distillery), read like the others; the umbrella's
+		// apps are its projects.
+		{dir: "mix-old-first-line", want: []string{"distillery@1.5.2", "jason@1.0.0", "mime@1.2.0", "plug@1.3.6"}},
 		// pnpm 9 and 8: a vendored tarball of a registry package is that
 		// package, at the version its entry gives; a local folder is the
 		// project's.

@@ -446,7 +446,36 @@ var (
 	mixString     = lazyRegexp(`"([^"]+)"`)
 	mixDepsBlock  = lazyRegexp(`(?s)defp?\s+deps(?:\(\))?\s+do\s*\[(.*?)\]\s*end`)
 	mixDepsTuples = lazyRegexp(`\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,`)
+	// mixDepTuple is one deps tuple with its options, which hold no
+	// braces: `{:credo, ">= 0.0.0", only: [:dev, :test], runtime: false}`.
+	mixDepTuple = lazyRegexp(`\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,([^{}]*)\}`)
+	mixOnly     = lazyRegexp(`\bonly:\s*(\[[^\]]*\]|:[a-z_]+|~w[(\[][^)\]]*[)\]]a?)`)
 )
+
+// mixDep is a dependency a mix.exs declares; dev when its "only:" names
+// environments and :prod is not one of them (only: :test, only: [:dev,
+// :test], only: ~w(dev test)a).
+type mixDep struct {
+	name string
+	dev  bool
+}
+
+// mixDeclared reads the deps of a mix.exs's deps function.
+func mixDeclared(data []byte) []mixDep {
+	b := mixDepsBlock().FindSubmatch(data)
+	if b == nil {
+		return nil
+	}
+	var out []mixDep
+	for _, t := range mixDepTuple().FindAllSubmatch(b[1], -1) {
+		d := mixDep{name: string(t[1])}
+		if o := mixOnly().FindSubmatch(t[2]); o != nil {
+			d.dev = !bytes.Contains(o[1], []byte("prod"))
+		}
+		out = append(out, d)
+	}
+	return out
+}
 
 func mixProject(data []byte) (project, bool) {
 	s := string(data)

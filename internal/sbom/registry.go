@@ -100,7 +100,7 @@ var registry = []struct {
 	{composerInstalled.name, Languages, composerInstalled.factory()},                      // vendor/composer/installed.json without composer.lock: Sentinel's reader (composerinstalled.go)
 	{packageslockjson.Name, Languages, packageslockjson.New},                              // NuGet packages.lock.json
 	{pubspec.Name, Languages, wrap[pubspecLock](pubspec.New)},                             // pubspec.lock
-	{mixlock.Name, Languages, mixlock.New},                                                // mix.lock (Elixir flavour; erlang/mixlock reads the same file)
+	{mixlock.Name, Languages, wrap[mixLock](mixlock.New)},                                 // mix.lock (Elixir flavour; erlang/mixlock reads the same file), older Mix's first line too (mixlock.go)
 	{rebarLock.name, Languages, rebarLock.factory()},                                      // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
 	{packageresolved.Name, Languages, wrap[swiftResolved](packageresolved.New)},           // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
 	{podfilelock.Name, Languages, podfilelock.New},                                        // CocoaPods Podfile.lock
