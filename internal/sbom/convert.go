@@ -119,7 +119,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // lockIndex.devFlag; pdm's "dev" may be a default package's too.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name:
+	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name, setupPy.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

@@ -613,6 +613,25 @@ func TestDevelopmentMix(t *testing.T) {
 	}
 }
 
+// TestDevelopmentSetuptools: what setup.py and setup.cfg give
+// tests_require and setup_requires is development-only, unless another
+// list needs it too (requests' PySocks, a test requirement and the socks
+// extra); read by hand from the files.
+func TestDevelopmentSetuptools(t *testing.T) {
+	for dir, want := range map[string][]string{
+		"python-setup-py":   {"numpy@1.11.0", "pytest-runner@", "pytest@2.9.1", "responses@0.5.1"},
+		"python-setup-vars": {"pytest-cov@", "pytest-httpbin@0.0.7", "pytest-mock@", "pytest-xdist@", "pytest@2.8.0"},
+		"python-setup-cfg":  {"pytest@7.0", "setuptools@68.0"},
+	} {
+		t.Run(dir, func(t *testing.T) {
+			res := mustExtract(t, "testdata/lock-variants/"+dir)
+			if diff := cmp.Diff(set(want), developmentOnly(res.Components)); diff != "" {
+				t.Errorf("development-only (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestDevelopmentPnpmMarks: pnpm 5 to 8 mark every package "dev: true" or
 // "dev: false"; Extract says what the file says.
 func TestDevelopmentPnpmMarks(t *testing.T) {

@@ -58,6 +58,17 @@ func TestLockVariants(t *testing.T) {
 		// key; the local package is no dependency, nor is the workspace
 		// folder its peer resolves to.
 		{dir: "pnpm-pruned-peer-suffix", want: nil},
+		// setup.py and setup.cfg: what setuptools is told to install, as
+		// a pyproject.toml's dependencies are read (a pin is its version,
+		// a bound its lowest, "==2.12.*" none). requests' own setup.py
+		// keeps its lists in variables, and one package in two extras.
+		{dir: "python-setup-py", want: []string{"boto3@1.3.1", "flake8@", "flask@0.12.2", "gocardless_pro@", "numpy@1.11.0", "pandas@0.19.2",
+			"pep8@1.7.0", "psycopg2@2.6.1", "pytest-runner@", "pytest@2.9.1", "raven@5.32.0", "requests@", "responses@0.5.1", "scikit-learn@0.18.1",
+			"scipy@0.18.1"}},
+		{dir: "python-setup-vars", want: []string{"PySocks@1.5.6", "certifi@2017.4.17", "chardet@3.0.2", "cryptography@1.3.4", "idna@2.0.0", "idna@2.5",
+			"pyOpenSSL@0.14", "pytest-cov@", "pytest-httpbin@0.0.7", "pytest-mock@", "pytest-xdist@", "pytest@2.8.0",
+			"urllib3@1.21.1", "win_inet_pton@"}},
+		{dir: "python-setup-cfg", want: []string{"PySocks@1.5.6", "pytest@7.0", "requests@2.13.0", "setuptools@68.0", "urllib3@1.26.0"}},
 		// mix.lock as Mix wrote it before Elixir 1.7: the first entry on
 		// the "%{" line (distillery), read like the others; the umbrella's
 		// apps are its projects.

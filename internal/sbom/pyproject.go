@@ -56,37 +56,8 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 	if _, err := toml.Decode(string(b), &doc); err != nil {
 		return nil, fmt.Errorf("not a pyproject.toml: %w", err)
 	}
-	var pkgs []*extractor.Package
-	names := map[string]bool{} // the names read so far
-	add := func(name, version, bound string, dev bool) {
-		if name == "" {
-			return
-		}
-		names[pep503(name)] = true
-		p := &extractor.Package{Name: name, Version: version, PURLType: purl.TypePyPi, Location: extractor.LocationFromPath(in.Path)}
-		if bound != "" || dev {
-			p.Metadata = &declaredMeta{bound: bound, dev: dev}
-		}
-		pkgs = append(pkgs, p)
-	}
-	addGit := func(name, repo, ref string, dev bool) {
-		add(name, pypiReleaseTag(ref), "", dev)
-		pkgs[len(pkgs)-1].SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}
-	}
-	pep508 := func(reqs []string, dev bool) {
-		for _, r := range reqs {
-			if name, repo, ref, ok := gitRequirement(r); ok {
-				addGit(name, repo, ref, dev) // "pkg @ git+https://...@v1.2.3"
-				continue
-			}
-			if name, version, ok := archiveRequirement(r); ok {
-				add(name, version, "", dev) // "pkg @ https://.../pkg-1.2.3.tar.gz"
-				continue
-			}
-			name, version, bound := pythonRequirement(r)
-			add(name, version, bound, dev)
-		}
-	}
+	d := &pyDeclared{path: in.Path, names: map[string]bool{}}
+	pep508, add, addGit := d.pep508, d.add, d.addGit
 	if p := doc.Project; p != nil {
 		pep508(p.Dependencies, false)
 		for _, extra := range slices.Sorted(maps.Keys(p.OptionalDependencies)) {
@@ -102,7 +73,7 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		}
 		pep508(reqs, true)
 	}
-	declared := maps.Clone(names) // PEP 621's and 735's
+	declared := maps.Clone(d.names) // PEP 621's and 735's
 	poetry := func(deps map[string]any, dev bool) {
 		for _, name := range slices.Sorted(maps.Keys(deps)) {
 			if strings.EqualFold(name, "python") || declared[pep503(name)] {
@@ -142,7 +113,53 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 			poetry(p.Group[g].Dependencies, true)
 		}
 	}
-	return pkgs, nil
+	return d.pkgs, nil
+}
+
+// pyDeclared collects the packages a Python manifest declares
+// (pyproject.toml, setup.py, setup.cfg), read as a requirements file's
+// lines are.
+type pyDeclared struct {
+	path  string
+	pkgs  []*extractor.Package
+	names map[string]bool // the names read so far, PEP 503-normalised
+}
+
+// add adds one package; bound is the constraint its version is the lowest
+// of ("" for a pinned version).
+func (d *pyDeclared) add(name, version, bound string, dev bool) {
+	if name == "" {
+		return
+	}
+	d.names[pep503(name)] = true
+	p := &extractor.Package{Name: name, Version: version, PURLType: purl.TypePyPi, Location: extractor.LocationFromPath(d.path)}
+	if bound != "" || dev {
+		p.Metadata = &declaredMeta{bound: bound, dev: dev}
+	}
+	d.pkgs = append(d.pkgs, p)
+}
+
+// addGit adds a package from a git repository at ref, at the version a
+// release tag names.
+func (d *pyDeclared) addGit(name, repo, ref string, dev bool) {
+	d.add(name, pypiReleaseTag(ref), "", dev)
+	d.pkgs[len(d.pkgs)-1].SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}
+}
+
+// pep508 adds PEP 508 requirements ("flask>=2.0", "pkg @ git+https://...").
+func (d *pyDeclared) pep508(reqs []string, dev bool) {
+	for _, r := range reqs {
+		if name, repo, ref, ok := gitRequirement(r); ok {
+			d.addGit(name, repo, ref, dev) // "pkg @ git+https://...@v1.2.3"
+			continue
+		}
+		if name, version, ok := archiveRequirement(r); ok {
+			d.add(name, version, "", dev) // "pkg @ https://.../pkg-1.2.3.tar.gz"
+			continue
+		}
+		name, version, bound := pythonRequirement(r)
+		d.add(name, version, bound, dev)
+	}
 }
 
 // pythonRequirement reads a PEP 508 requirement ("flask[async]>=2.0,<3;
@@ -173,8 +190,8 @@ func pythonRequirement(r string) (name, version, bound string) {
 				continue
 			}
 			v = strings.TrimSpace(v)
-			if v == "" || strings.ContainsAny(v, "*") {
-				break // "==2.*": a prefix, no one version
+			if v == "" || strings.ContainsAny(v, "*") || !versionChars(v) {
+				break // "==2.*": a prefix, no one version; "=={0}": no version at all
 			}
 			if op == "==" || op == "===" {
 				return name, v, ""
@@ -189,6 +206,19 @@ func pythonRequirement(r string) (name, version, bound string) {
 		return name, "", ""
 	}
 	return name, lowest, lowestOp + lowest
+}
+
+// versionChars reports whether v is made of the characters a PEP 440
+// version is written with (letters, digits, ".", "-", "_", "+", "!"):
+// not a template ("{0}") or two requirements run together.
+func versionChars(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(isWordDotDash(v[i:i+1]) || c == '+' || c == '!') {
+			return false
+		}
+	}
+	return true
 }
 
 // poetryVersion reads a Poetry constraint: a bare version ("2.25.0") or
