@@ -103,8 +103,9 @@ type DocumentComponent struct {
 	// Parent is the bom-ref (or, without one, the name) of the enclosing
 	// component for nested components.
 	Parent string
-	// Locations are the sentinel:location properties (and Syft's
-	// syft:location:N:path).
+	// Locations are where the component was found: the sentinel:location
+	// properties, Syft's syft:location:N:path, cdxgen's SrcFile, then
+	// the evidence's occurrences (CycloneDX 1.5).
 	Locations []string
 	// Licenses are the component's licenses: SPDX ids, expressions, or
 	// names.
@@ -141,7 +142,16 @@ type wireComponent struct {
 	Scope      string          `json:"scope"`
 	Licenses   []wireLicense   `json:"licenses"`
 	Properties []wireProperty  `json:"properties"`
+	Evidence   *wireEvidence   `json:"evidence"`
 	Components []wireComponent `json:"components"`
+}
+
+// wireEvidence is what a component's evidence says of where it was found
+// (CycloneDX 1.5's occurrences).
+type wireEvidence struct {
+	Occurrences []struct {
+		Location string `json:"location"`
+	} `json:"occurrences"`
 }
 
 // wireLicense is one entry of a licenses array: a license by id or name,
@@ -198,6 +208,19 @@ const (
 // development dependency: the same as scope "excluded" here.
 const npmDevelopment = "cdx:npm:package:development"
 
+// cdxgenSrcFile is the property cdxgen names a component's manifest or
+// lockfile with.
+const cdxgenSrcFile = "SrcFile"
+
+// appendLocation appends an occurrence's location unless it is empty or
+// already listed.
+func appendLocation(locs []string, l string) []string {
+	if l == "" || slices.Contains(locs, l) {
+		return locs
+	}
+	return append(locs, l)
+}
+
 // developmentScope reports whether a CycloneDX component scope, or
 // cyclonedx-npm's development property, says only development needs the
 // component.
@@ -224,6 +247,8 @@ func (p *propName) UnmarshalJSON(b []byte) error {
 		p.kind = propOther // recomputed from the purl
 	case `"` + npmDevelopment + `"`:
 		p.kind = propNpmDev
+	case `"` + cdxgenSrcFile + `"`:
+		p.kind = propLocation
 	default:
 		switch {
 		case bytes.HasPrefix(b, []byte(`"syft:location:`)) && bytes.HasSuffix(b, []byte(`:path"`)):
@@ -540,6 +565,11 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 			if p.Value == "true" {
 				c.Scope = "excluded"
 			}
+		}
+	}
+	if c.Evidence != nil {
+		for _, o := range c.Evidence.Occurrences {
+			dc.Locations = appendLocation(dc.Locations, o.Location)
 		}
 	}
 	dc.Development = developmentScope(c.Scope)

@@ -140,7 +140,7 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 		pm, _ := p.(map[string]any)
 		n := str(pm["name"])
 		switch {
-		case n == PropLocation || strings.HasPrefix(n, "syft:location:") && strings.HasSuffix(n, ":path"):
+		case n == PropLocation || n == cdxgenSrcFile || strings.HasPrefix(n, "syft:location:") && strings.HasSuffix(n, ":path"):
 			dc.Locations = append(dc.Locations, str(pm["value"]))
 		case n == PropEcosystem || n == PropHost || n == PropRoot:
 		case strings.HasPrefix(n, "sentinel:"):
@@ -150,6 +150,12 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 			dc.Properties[n] = str(pm["value"])
 		case n == npmDevelopment && str(pm["value"]) == "true":
 			scope = "excluded"
+		}
+	}
+	if ev, ok := c["evidence"].(map[string]any); ok {
+		for _, o := range list(ev["occurrences"]) {
+			om, _ := o.(map[string]any)
+			dc.Locations = appendLocation(dc.Locations, str(om["location"]))
 		}
 	}
 	dc.Development = developmentScope(scope)

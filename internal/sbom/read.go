@@ -25,7 +25,8 @@ import (
 //   - CycloneDX 1.2 to 1.7 JSON, through Decode (and CycloneDX 1.0 to 1.7
 //     XML, converted to JSON first: read_convert.go): components with a purl
 //     (nested ones included), their licenses and locations (Sentinel's
-//     sentinel:location and Syft's syft:location:N:path properties), the
+//     sentinel:location, Syft's syft:location:N:path and cdxgen's SrcFile
+//     properties, and evidence.occurrences), the
 //     dependency graph by bom-ref, and metadata.component as the project;
 //   - SPDX 2.2 and 2.3 JSON (and SPDX 2.1-2.3 tag-value and YAML,
 //     converted to 2.3 JSON first): packages with a purl external reference

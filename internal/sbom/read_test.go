@@ -152,6 +152,28 @@ func TestReadSBOMSyft(t *testing.T) {
 	}
 }
 
+// TestReadCycloneDXLocations: where other tools say a component was
+// found: cdxgen's SrcFile property, and CycloneDX 1.5's
+// evidence.occurrences (the specification's own test vector, in JSON and
+// XML).
+func TestReadCycloneDXLocations(t *testing.T) {
+	res := mustReadSBOM(t, "cdxgen-12.8.4-npm.cdx.json")
+	if len(res.Components) < 50 {
+		t.Fatalf("%d components", len(res.Components))
+	}
+	for _, c := range res.Components {
+		if !slices.Equal(c.Locations, []string{"package-lock.json"}) {
+			t.Errorf("%s: locations %q, want cdxgen's SrcFile", c.Purl, c.Locations)
+		}
+	}
+	for _, v := range []string{"valid-evidence-1.5.json", "valid-evidence-1.5.xml"} {
+		res := readResult(t, filepath.Join(specVectors, "1.5", v))
+		if len(res.Components) != 1 || !slices.Equal(res.Components[0].Locations, []string{"/another/path/to/component", "/path/to/component"}) {
+			t.Errorf("%s: components %+v, want the two occurrences' locations", v, res.Components)
+		}
+	}
+}
+
 // TestReadSPDXSourceInfo: without a file relationship, the paths a
 // package's sourceInfo ends with are its locations, as Syft ("acquired
 // package info from ...: /a, /b") and Trivy ("package found in: ...")
