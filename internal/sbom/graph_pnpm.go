@@ -304,12 +304,12 @@ func (d *pnpmDoc) packageID(key string, e pnpmPkg) (name, version string) {
 	return name, version
 }
 
-// installed reports whether the entry, named name, is a package the project installs
-// rather than its own code: a local directory ("resolution: {directory:
-// ..., type: directory}", a workspace member or a folder a dependency
-// names) is the project's, as is a Rush project's "@rush-temp/" tarball.
-// A vendored tarball of another package ("lodash@file:vendor/lodash.tgz",
-// "version: 4.17.21") is installed.
+// installed reports whether the entry, named name, is a package the
+// project installs rather than its own code: a local directory
+// ("resolution: {directory: ..., type: directory}", a workspace member or
+// a folder a dependency names) is the project's, as is a Rush project's
+// "@rush-temp/" tarball. A vendored tarball of another package
+// ("lodash@file:vendor/lodash.tgz", "version: 4.17.21") is installed.
 func (e *pnpmPkg) installed(name string) bool {
 	return e.Resolution.Type != "directory" && !strings.HasPrefix(name, "@rush-temp/")
 }
@@ -397,9 +397,8 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		i, ok := bySource[name+"@"+version]
 		return i, ok
 	}
-	// target is the component a reference names: a vendored tarball's
-	// ("file:vendor/lodash-4.17.21.tgz") by its source, which v9 keys
-	// "lodash@file:vendor/lodash-4.17.21.tgz" and v6-v8 key alone.
+	// folder is the directory a "file:" reference names, when it is a
+	// local folder's.
 	folder := func(name, ref string) (string, bool) {
 		ref, _, _ = strings.Cut(ref, "(")
 		if d, ok := folders[name+"@"+ref]; ok {
@@ -408,6 +407,9 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		d, ok := folders[ref]
 		return d, ok
 	}
+	// target is the component a reference names: a vendored tarball's
+	// ("file:vendor/lodash-4.17.21.tgz") by its source, which v9 keys
+	// "lodash@file:vendor/lodash-4.17.21.tgz" and v6-v8 key alone.
 	target := func(name, ref string) (int, bool) {
 		if strings.HasPrefix(ref, "file:") {
 			ref, _, _ = strings.Cut(ref, "(")

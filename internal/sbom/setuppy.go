@@ -94,8 +94,9 @@ func pyprojectDeclares(fsys fs.FS, dir string) bool {
 
 // setupCfgRequirements reads setup.cfg's requirement lists: the values of
 // [options] install_requires, tests_require and setup_requires, and each
-// key of [options.extras_require], one requirement per line (or
-// separated by ";" on one line, as setuptools also reads them).
+// key of [options.extras_require], one requirement per line (the key's
+// own line included). A requirement's environment marker stays with it
+// ("pkg>=1; python_version<'3.8'"); pythonRequirement drops it.
 func setupCfgRequirements(b []byte) (lists, extras map[string][]string) {
 	lists, extras = map[string][]string{}, map[string][]string{}
 	var section, key string
@@ -142,9 +143,9 @@ func setupCfgRequirements(b []byte) (lists, extras map[string][]string) {
 	return lists, extras
 }
 
-// cfgRequirements splits one line of a setup.cfg list: requirements
-// separated by ";" unless it is an environment marker's (a marker follows
-// a requirement: "pkg>=1; python_version<'3.8'").
+// cfgRequirements is the requirement on one line of a setup.cfg list,
+// without a trailing comment; none for a value that names a file to read
+// it from ("file: requirements.txt", "attr: pkg.REQUIRES").
 func cfgRequirements(s string) []string {
 	if i := strings.Index(s, " #"); i >= 0 {
 		s = strings.TrimSpace(s[:i])
