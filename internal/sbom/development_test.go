@@ -632,6 +632,21 @@ func TestDevelopmentSetuptools(t *testing.T) {
 	}
 }
 
+// TestDevelopmentGoTool: a go.mod that Go 1.26 wrote for a module that
+// imports golang.org/x/mod and runs stringer as a tool ("go get -tool",
+// "go mod tidy"): the tool's module, which the code does not import (its
+// requirement is "// indirect"), is development-only; x/sync, which
+// go.mod does not say who needs, is not.
+func TestDevelopmentGoTool(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/go-tool")
+	if got := developmentOnly(res.Components); !cmp.Equal(got, []string{"golang.org/x/tools@0.30.0"}) {
+		t.Errorf("development-only %v, want golang.org/x/tools alone", got)
+	}
+	if p := res.MainProject(); p == nil || !slices.Contains(p.DependsOn, "pkg:golang/golang.org/x/tools@0.30.0") {
+		t.Errorf("project %+v: want the tool's module among its direct dependencies", p)
+	}
+}
+
 // TestDevelopmentPnpmMarks: pnpm 5 to 8 mark every package "dev: true" or
 // "dev: false"; Extract says what the file says.
 func TestDevelopmentPnpmMarks(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"golang.org/x/mod/modfile"
 	"gopkg.in/yaml.v3"
 )
 
@@ -637,6 +638,33 @@ func goRoots(data []byte, lk *lockIndex) error {
 		}
 		if i, ok := lk.find(mod.Path, strings.TrimPrefix(mod.Version, "v")); ok {
 			lk.root("", i)
+		}
+	}
+	// A tool directive (Go 1.24: "tool golang.org/x/tools/cmd/stringer")
+	// names a program the module's developers run with go tool. Its
+	// module, where the module's own code imports nothing of it (go mod
+	// tidy then keeps its requirement "// indirect"), is there for
+	// development: a development root. What only the tool needs is not
+	// known from go.mod, which records no graph, and stays runtime.
+	for _, t := range f.Tool {
+		var provider *modfile.Require
+		for _, r := range f.Require {
+			if (t.Path == r.Mod.Path || strings.HasPrefix(t.Path, r.Mod.Path+"/")) &&
+				(provider == nil || len(r.Mod.Path) > len(provider.Mod.Path)) {
+				provider = r
+			}
+		}
+		if provider == nil || !provider.Indirect {
+			continue
+		}
+		mod := provider.Mod
+		for _, rp := range f.Replace {
+			if rp.Old.Path == mod.Path && (rp.Old.Version == "" || rp.Old.Version == mod.Version) {
+				mod = rp.New
+			}
+		}
+		if i, ok := lk.find(mod.Path, strings.TrimPrefix(mod.Version, "v")); ok {
+			lk.devRoot("", i)
 		}
 	}
 	return nil

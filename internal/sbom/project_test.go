@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -385,25 +386,44 @@ func npmProjectRead(tb testing.TB, dir string) projectWant {
 	return projectWant{npmPurl(name, version), set(direct)}
 }
 
-// goProjectRead: the module path, and the requires without "// indirect".
+// goProjectRead: the module path, and the requires without "// indirect",
+// and the module of each tool directive (Go 1.24), which the project
+// declares as directly as a require.
 func goProjectRead(tb testing.TB, dir string) projectWant {
 	var module string
-	var direct []string
-	req := regexp.MustCompile(`^(?:require\s+)?\s*([^\s()]+)\s+v(\S+)\s*$`)
-	inBlock := false
+	var direct, tools []string
+	all := map[string]string{} // module -> version, indirect ones too
+	req := regexp.MustCompile(`^(?:require\s+)?\s*([^\s()]+)\s+v(\S+)\s*(//.*)?$`)
+	block := ""
 	for _, l := range lines(tb, filepath.Join(dir, "go.mod")) {
 		t := strings.TrimSpace(l)
 		switch {
 		case strings.HasPrefix(t, "module "):
 			module = strings.TrimSpace(strings.TrimPrefix(t, "module "))
-		case strings.HasPrefix(t, "require ("):
-			inBlock = true
+		case strings.HasSuffix(t, " (") || strings.HasSuffix(t, "("):
+			block = strings.TrimSpace(strings.TrimSuffix(t, "("))
 		case t == ")":
-			inBlock = false
-		case inBlock || strings.HasPrefix(t, "require "):
+			block = ""
+		case block == "tool" || strings.HasPrefix(t, "tool "):
+			tools = append(tools, strings.TrimSpace(strings.TrimPrefix(t, "tool ")))
+		case block == "require" || strings.HasPrefix(t, "require "):
 			if m := req.FindStringSubmatch(t); m != nil {
-				direct = append(direct, m[1]+"@"+m[2])
+				all[m[1]] = m[2]
+				if !strings.Contains(m[3], "indirect") {
+					direct = append(direct, m[1]+"@"+m[2])
+				}
 			}
+		}
+	}
+	for _, tool := range tools {
+		best := ""
+		for mod := range all {
+			if (tool == mod || strings.HasPrefix(tool, mod+"/")) && len(mod) > len(best) {
+				best = mod
+			}
+		}
+		if best != "" && !slices.Contains(direct, best+"@"+all[best]) {
+			direct = append(direct, best+"@"+all[best])
 		}
 	}
 	i := strings.LastIndex(module, "/")
