@@ -115,6 +115,11 @@ type DocumentComponent struct {
 	// Development is set for a component of scope "excluded" (or
 	// cdx:npm:package:development): only development needs it.
 	Development bool
+	// File is set for a component that stands for a file the tool read
+	// packages from, named by its path (Trivy: an application of class
+	// "lang-pkgs" without a purl); the packages it depends on were
+	// found in it.
+	File bool
 }
 
 // Dependency is one node of the dependency graph.
@@ -202,6 +207,15 @@ const (
 	propRoot
 	propSentinel // another sentinel:* property, kept on the component
 	propNpmDev   // cyclonedx-npm's cdx:npm:package:development
+	propTrivyClass
+)
+
+// trivyClass is the property Trivy sets on its components; "lang-pkgs"
+// on an application component named for the file (a lockfile, a
+// manifest) whose packages it depends on.
+const (
+	trivyClass     = "aquasecurity:trivy:Class"
+	trivyLangFiles = "lang-pkgs"
 )
 
 // npmDevelopment is the property cyclonedx-npm (and npm sbom) set on a
@@ -249,6 +263,8 @@ func (p *propName) UnmarshalJSON(b []byte) error {
 		p.kind = propNpmDev
 	case `"` + cdxgenSrcFile + `"`:
 		p.kind = propLocation
+	case `"` + trivyClass + `"`:
+		p.kind = propTrivyClass
 	default:
 		switch {
 		case bytes.HasPrefix(b, []byte(`"syft:location:`)) && bytes.HasSuffix(b, []byte(`:path"`)):
@@ -565,6 +581,8 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 			if p.Value == "true" {
 				c.Scope = "excluded"
 			}
+		case propTrivyClass:
+			dc.File = p.Value == trivyLangFiles && c.Purl == ""
 		}
 	}
 	if c.Evidence != nil {

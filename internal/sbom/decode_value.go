@@ -150,6 +150,8 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 			dc.Properties[n] = str(pm["value"])
 		case n == npmDevelopment && str(pm["value"]) == "true":
 			scope = "excluded"
+		case n == trivyClass:
+			dc.File = str(pm["value"]) == trivyLangFiles && dc.Purl == ""
 		}
 	}
 	if ev, ok := c["evidence"].(map[string]any); ok {

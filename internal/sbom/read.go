@@ -222,15 +222,20 @@ func (d *Document) result() *Result {
 		}
 		return out
 	}
+	fileLocs := fileLocations(d.Components, deps)
 	res := &Result{}
 	out := make([]sentinel.Component, 0, len(d.Components))
 	var projects []sentinel.Component
 	var left leftOut
 	for _, c := range d.Components {
-		if c.NoPurl && notPackage[c.Type] {
-			continue // a source file, data: nothing an advisory names
+		if c.NoPurl && (notPackage[c.Type] || c.File) {
+			continue // a source file, data, a lockfile: nothing an advisory names
 		}
-		sc, ok := sbomComponent(c.Purl, c.Group, c.Name, c.Version, c.Type, c.Locations, c.Licenses)
+		locs := c.Locations
+		if len(locs) == 0 {
+			locs = fileLocs[c.BOMRef]
+		}
+		sc, ok := sbomComponent(c.Purl, c.Group, c.Name, c.Version, c.Type, locs, c.Licenses)
 		if c.NoPurl || !ok {
 			name := c.Name
 			if c.Group != "" {
@@ -273,6 +278,35 @@ func (d *Document) result() *Result {
 		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "cyclonedx-" + d.SpecVersion, Reason: r})
 	}
 	return res
+}
+
+// fileLocations are, by bom-ref, the files the components were found in
+// where the document says so with its graph: a component that stands for
+// a file (DocumentComponent.File, Trivy's) depends on the packages read
+// from it, and they on theirs.
+func fileLocations(comps []DocumentComponent, deps map[string][]string) map[string][]string {
+	var out map[string][]string
+	for _, f := range comps {
+		if !f.File || f.BOMRef == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string][]string{}
+		}
+		seen := map[string]bool{f.BOMRef: true}
+		stack := slices.Clone(deps[f.BOMRef])
+		for len(stack) > 0 {
+			ref := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
+			out[ref] = append(out[ref], f.Name)
+			stack = append(stack, deps[ref]...)
+		}
+	}
+	return out
 }
 
 // goPackagesOfModules drops the Go packages (purls with type=package, as

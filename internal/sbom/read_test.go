@@ -174,6 +174,37 @@ func TestReadCycloneDXLocations(t *testing.T) {
 	}
 }
 
+// TestReadTrivyFiles: Trivy writes each lockfile as an application
+// component without a purl ("aquasecurity:trivy:Class": "lang-pkgs"),
+// named by its path, that depends on the lockfile's direct packages. The
+// packages reached from it are found in that file; the file itself is
+// no component, and no note calls it one without a purl.
+func TestReadTrivyFiles(t *testing.T) {
+	res := mustReadSBOM(t, "trivy-0.74.0-tree.cdx.json")
+	byFile := map[string]int{}
+	for _, c := range res.Components {
+		if len(c.Locations) != 1 {
+			t.Errorf("%s: locations %q, want its lockfile", c.Purl, c.Locations)
+			continue
+		}
+		byFile[c.Locations[0]]++
+		eco := map[string]string{"cargo-ripgrep/Cargo.lock": "crates.io", "poetry-ossfuzzvulns-infra/poetry.lock": "PyPI",
+			"npm-v3-retirejs-chrome/package-lock.json": "npm"}[c.Locations[0]]
+		if c.Ecosystem != eco {
+			t.Errorf("%s (%s) is located in %s", c.Purl, c.Ecosystem, c.Locations[0])
+		}
+	}
+	if diff := cmp.Diff(filePurls(t, "trivy-0.74.0-tree.cdx.json"), purlSet(res.Components)); diff != "" {
+		t.Errorf("purls mismatch with the file's (-file +read):\n%s", diff)
+	}
+	if len(byFile) != 3 {
+		t.Errorf("components in files %v; want Trivy's three lockfiles", byFile)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings %v: the lockfiles are not components without a purl", res.Warnings)
+	}
+}
+
 // TestReadSPDXSourceInfo: without a file relationship, the paths a
 // package's sourceInfo ends with are its locations, as Syft ("acquired
 // package info from ...: /a, /b") and Trivy ("package found in: ...")
