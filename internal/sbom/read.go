@@ -539,6 +539,23 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 	}
 	pkgs := make(map[string]pkg, len(doc.Packages))
 	locations := spdxLocations(doc)
+	// A package without a purl that the document describes, or that
+	// contains others (Trivy lists each lockfile as an application that
+	// CONTAINS its packages), is no package left out unmatched.
+	grouping := map[string]bool{}
+	for _, id := range doc.DocumentDescribes {
+		grouping[id] = true
+	}
+	for _, r := range doc.Relationships {
+		switch {
+		case r.Type == "DESCRIBES" && r.Element == doc.SPDXID:
+			grouping[r.Related] = true
+		case r.Type == "DESCRIBED_BY" && r.Related == doc.SPDXID:
+			grouping[r.Element] = true
+		case r.Type == "CONTAINS":
+			grouping[r.Element] = true
+		}
+	}
 	var left leftOut
 	for _, p := range doc.Packages {
 		var pu string
@@ -562,7 +579,7 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		}
 		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, locations[p.SPDXID], licenses)
 		if !ok {
-			if !slices.Contains(doc.DocumentDescribes, p.SPDXID) {
+			if !grouping[p.SPDXID] {
 				left.add(pu, p.Name, p.VersionInfo)
 			}
 			c.Licenses = licenses // for a described package without a purl

@@ -174,13 +174,21 @@ func TestReadCycloneDXLocations(t *testing.T) {
 	}
 }
 
-// TestReadTrivyFiles: Trivy writes each lockfile as an application
-// component without a purl ("aquasecurity:trivy:Class": "lang-pkgs"),
-// named by its path, that depends on the lockfile's direct packages. The
-// packages reached from it are found in that file; the file itself is
-// no component, and no note calls it one without a purl.
+// TestReadTrivyFiles: Trivy lists each lockfile as an application
+// without a purl, named by its path: in CycloneDX one of class
+// "lang-pkgs" that depends on the lockfile's direct packages, in SPDX one
+// that CONTAINS its packages, each of which says "package found in:
+// <lockfile>" in its sourceInfo. Every package is located in its
+// lockfile; the lockfiles (and the scanned folder) are not components,
+// and no note calls them packages without a purl.
 func TestReadTrivyFiles(t *testing.T) {
-	res := mustReadSBOM(t, "trivy-0.74.0-tree.cdx.json")
+	for _, name := range []string{"trivy-0.74.0-tree.cdx.json", "trivy-0.74.0-tree.spdx.json"} {
+		t.Run(name, func(t *testing.T) { checkTrivyFiles(t, name) })
+	}
+}
+
+func checkTrivyFiles(t *testing.T, name string) {
+	res := mustReadSBOM(t, name)
 	byFile := map[string]int{}
 	for _, c := range res.Components {
 		if len(c.Locations) != 1 {
@@ -194,7 +202,7 @@ func TestReadTrivyFiles(t *testing.T) {
 			t.Errorf("%s (%s) is located in %s", c.Purl, c.Ecosystem, c.Locations[0])
 		}
 	}
-	if diff := cmp.Diff(filePurls(t, "trivy-0.74.0-tree.cdx.json"), purlSet(res.Components)); diff != "" {
+	if diff := cmp.Diff(filePurls(t, name), purlSet(res.Components)); diff != "" {
 		t.Errorf("purls mismatch with the file's (-file +read):\n%s", diff)
 	}
 	if len(byFile) != 3 {
