@@ -632,6 +632,55 @@ func TestDevelopmentSetuptools(t *testing.T) {
 	}
 }
 
+// TestDevelopmentMixUmbrella: in an umbrella, the apps declare most
+// dependencies. credo, "only: :dev" at the root, needs jason, which the
+// web app needs at runtime: jason is not development-only. Without the
+// apps' mix.exs files, what they need is unknown, and nothing is called
+// development-only.
+func TestDevelopmentMixUmbrella(t *testing.T) {
+	lock := `%{
+  "credo": {:hex, :credo, "1.7.0", "aaaa", [:mix], [{:jason, "~> 1.0", [hex: :jason, repo: "hexpm", optional: false]}], "hexpm", "bbbb"},
+  "ex_doc": {:hex, :ex_doc, "0.30.0", "aaaa", [:mix], [], "hexpm", "bbbb"},
+  "jason": {:hex, :jason, "1.4.0", "aaaa", [:mix], [], "hexpm", "bbbb"},
+}
+`
+	root := `defmodule Umbrella.MixProject do
+  use Mix.Project
+  def project do
+    [apps_path: "apps", deps: deps()]
+  end
+  defp deps do
+    [{:credo, "~> 1.7", only: [:dev, :test], runtime: false}]
+  end
+end
+`
+	web := `defmodule Web.MixProject do
+  use Mix.Project
+  def project do
+    [app: :web, version: "0.1.0", deps: deps()]
+  end
+  defp deps do
+    [{:jason, "~> 1.4"}, {:ex_doc, "~> 0.30", only: :dev}]
+  end
+end
+`
+	fsys := fstest.MapFS{"mix.lock": {Data: []byte(lock)}, "mix.exs": {Data: []byte(root)}, "apps/web/mix.exs": {Data: []byte(web)}}
+	res, err := sbom.Extract(context.Background(), "umbrella", sbom.Options{FS: fsys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := developmentOnly(res.Components); !cmp.Equal(got, []string{"credo@1.7.0", "ex_doc@0.30.0"}) {
+		t.Errorf("development-only %v, want credo and ex_doc", got)
+	}
+	delete(fsys, "apps/web/mix.exs")
+	if res, err = sbom.Extract(context.Background(), "umbrella", sbom.Options{FS: fsys}); err != nil {
+		t.Fatal(err)
+	}
+	if got := developmentOnly(res.Components); len(got) != 0 {
+		t.Errorf("development-only %v without the apps' manifests, want none", got)
+	}
+}
+
 // TestDevelopmentGoTool: a go.mod that Go 1.26 wrote for a module that
 // imports golang.org/x/mod and runs stringer as a tool ("go get -tool",
 // "go mod tidy"): the tool's module, which the code does not import (its

@@ -492,18 +492,8 @@ func mixGraph(data []byte, lk *lockIndex) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	// The project's mix.exs declares the roots; a dependency "only:" for
-	// environments other than :prod is one a production build leaves out.
 	if lk.sibling != nil {
-		if b := lk.sibling("mix.exs"); b != nil {
-			for _, d := range mixDeclared(b) {
-				if i, ok := lk.find(d.name, ""); ok && d.dev {
-					lk.devRoot("", i)
-				} else if ok {
-					lk.root("", i)
-				}
-			}
-		}
+		mixRoots(lk)
 	}
 	for _, e := range entries {
 		from, ok := lk.find(e.name, e.version)
@@ -517,6 +507,67 @@ func mixGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	return nil
+}
+
+// mixRoots reads the roots of a mix.lock from the mix.exs files of the
+// projects it locks: the one beside it, an umbrella's apps (apps_path:
+// "apps") and the folders its dependencies name (path: "apps/web"), each
+// a workspace member the root links to. A dependency "only:" for
+// environments other than :prod is one a production build leaves out: a
+// development root. Where a member's mix.exs cannot be read, what it
+// needs is not known, and no dependency is called development-only (one
+// a dev tool shares with that member would wrongly be).
+func mixRoots(lk *lockIndex) {
+	root := lk.sibling("mix.exs")
+	if root == nil {
+		return
+	}
+	type member struct {
+		dir  string
+		deps []mixDep
+	}
+	members := []member{{".", mixDeclared(root)}}
+	seen := map[string]bool{".": true}
+	complete := true
+	add := func(dir string) {
+		dir = path.Clean(dir)
+		if seen[dir] {
+			return
+		}
+		seen[dir] = true
+		lk.link(".", dir)
+		b := lk.sibling(path.Join(dir, "mix.exs"))
+		if b == nil {
+			complete = false
+			return
+		}
+		members = append(members, member{dir, mixDeclared(b)})
+	}
+	if m := mixAppsPath().FindSubmatch(root); m != nil {
+		apps := lk.glob(path.Join(globQuote(string(m[1])), "*", "mix.exs"))
+		for _, p := range apps {
+			add(path.Dir(p))
+		}
+		if len(apps) == 0 {
+			complete = false // an umbrella whose apps are not here
+		}
+	}
+	for i := 0; i < len(members); i++ { // members grows: a member's own path dependencies
+		for _, d := range members[i].deps {
+			if d.path != "" {
+				add(path.Join(members[i].dir, d.path))
+			}
+		}
+	}
+	for _, m := range members {
+		for _, d := range m.deps {
+			if i, ok := lk.find(d.name, ""); ok && d.dev && complete {
+				lk.devRoot(m.dir, i)
+			} else if ok {
+				lk.root(m.dir, i)
+			}
+		}
+	}
 }
 
 // NuGet

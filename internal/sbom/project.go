@@ -450,6 +450,8 @@ var (
 	// braces: `{:credo, ">= 0.0.0", only: [:dev, :test], runtime: false}`.
 	mixDepTuple = lazyRegexp(`\{\s*:([a-z_][a-zA-Z0-9_]*)\s*,([^{}]*)\}`)
 	mixOnly     = lazyRegexp(`\bonly:\s*(\[[^\]]*\]|:[a-z_]+|~w[(\[][^)\]]*[)\]]a?)`)
+	mixPath     = lazyRegexp(`\bpath:\s*"([^"]+)"`)
+	mixAppsPath = lazyRegexp(`\bapps_path:\s*"([^"]+)"`)
 )
 
 // mixDep is a dependency a mix.exs declares; dev when its "only:" names
@@ -458,6 +460,7 @@ var (
 type mixDep struct {
 	name string
 	dev  bool
+	path string // a dependency on a folder of the project ("path: ...")
 }
 
 // mixDeclared reads the deps of a mix.exs's deps function.
@@ -471,6 +474,9 @@ func mixDeclared(data []byte) []mixDep {
 		d := mixDep{name: string(t[1])}
 		if o := mixOnly().FindSubmatch(t[2]); o != nil {
 			d.dev = !bytes.Contains(o[1], []byte("prod"))
+		}
+		if p := mixPath().FindSubmatch(t[2]); p != nil {
+			d.path = string(p[1])
 		}
 		out = append(out, d)
 	}
