@@ -156,38 +156,68 @@ func cfgRequirements(s string) []string {
 	return []string{s}
 }
 
+// maxSetupRequirements bounds what one list expression gives ("A + A +
+// A ..." repeats a variable's list): no real setup.py comes near it.
+const maxSetupRequirements = 10_000
+
 // setupPyRequirements reads setup()'s requirement lists from setup.py's
 // source: `install_requires=[...]` and the other setupKeys, a list or a
 // variable holding one (several joined by "+"), and extras_require as a
-// dict literal or dict(...) of lists.
+// dict literal, dict(...) or a variable holding a dict literal. The
+// brackets are matched once, so that any file, nested or unbalanced, is
+// read in time linear in its size.
 func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 	toks := pyTokens(b)
+	// closeAt is the index of the bracket closing the one opened at i;
+	// kids are the tokens directly inside it, by the opener's index.
+	closeAt := map[int]int{}
+	kids := map[int][]int{}
+	var open []int
+	for j, t := range toks {
+		switch t.s {
+		case "[", "(", "{":
+			if len(open) > 0 {
+				kids[open[len(open)-1]] = append(kids[open[len(open)-1]], j)
+			}
+			open = append(open, j)
+			continue
+		case "]", ")", "}":
+			if len(open) > 0 {
+				closeAt[open[len(open)-1]] = j
+				open = open[:len(open)-1]
+			}
+			continue
+		}
+		if len(open) > 0 {
+			kids[open[len(open)-1]] = append(kids[open[len(open)-1]], j)
+		}
+	}
+	at := func(i int) string {
+		if i < len(toks) {
+			return toks[i].s
+		}
+		return ""
+	}
 	vars := map[string][]string{} // NAME = [...] anywhere in the file
-	// listAt reads "[ 'a', "b", ]" at toks[i]; end is past its "]".
+	dicts := map[string]int{}     // NAME = {...}: the "{"
+	// listAt reads "[ 'a', "b", ]" at toks[i]: the strings directly in it;
+	// end is past its "]".
 	listAt := func(i int) (items []string, end int, ok bool) {
-		if i >= len(toks) || toks[i].s != "[" {
+		c, closed := closeAt[i]
+		if at(i) != "[" || !closed {
 			return nil, i, false
 		}
-		depth := 0
-		for j := i; j < len(toks); j++ {
-			switch t := toks[j]; {
-			case t.s == "[" || t.s == "(" || t.s == "{":
-				depth++
-			case t.s == "]" || t.s == ")" || t.s == "}":
-				depth--
-				if depth == 0 {
-					return items, j + 1, true
-				}
-			case t.str && depth == 1:
-				items = append(items, t.s)
+		for _, k := range kids[i] {
+			if toks[k].str {
+				items = append(items, toks[k].s)
 			}
 		}
-		return nil, len(toks), false
+		return items, c + 1, true
 	}
 	// operands reads "[...] + NAME + [...]" at toks[i].
 	operands := func(i int) []string {
 		var out []string
-		for i < len(toks) {
+		for i < len(toks) && len(out) < maxSetupRequirements {
 			if items, end, ok := listAt(i); ok {
 				out, i = append(out, items...), end
 			} else if toks[i].ident {
@@ -195,20 +225,37 @@ func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 			} else {
 				break
 			}
-			if i < len(toks) && toks[i].s == "+" {
-				i++
-				continue
+			if at(i) != "+" {
+				break
 			}
-			break
+			i++
 		}
-		return out
+		return out[:min(len(out), maxSetupRequirements)]
+	}
+	// dictAt reads {"name": [...], ...} or the keyword arguments of
+	// dict(name=[...], ...) opened at toks[i].
+	dictAt := func(i int, into map[string][]string) {
+		for _, k := range kids[i] {
+			switch {
+			case at(i) == "{" && toks[k].str && at(k+1) == ":":
+				into[toks[k].s] = operands(k + 2)
+			case at(i) == "(" && toks[k].ident && at(k+1) == "=":
+				into[toks[k].s] = operands(k + 2)
+			}
+		}
 	}
 	// Variables first, in order: a later assignment replaces an earlier.
 	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].ident && toks[i+1].s == "=" && toks[i+2].s == "[" {
+		if !toks[i].ident || toks[i+1].s != "=" {
+			continue
+		}
+		switch toks[i+2].s {
+		case "[":
 			if items, _, ok := listAt(i + 2); ok {
 				vars[toks[i].s] = items
 			}
+		case "{":
+			dicts[toks[i].s] = i + 2
 		}
 	}
 	lists, extras = map[string][]string{}, map[string][]string{}
@@ -223,31 +270,14 @@ func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 		if toks[i].s != "extras_require" {
 			continue
 		}
-		// {"name": [...], ...} or dict(name=[...], ...)
-		j := i + 2
-		switch {
+		switch j := i + 2; {
 		case toks[j].s == "{":
-			for j++; j+2 < len(toks) && toks[j].s != "}"; j++ {
-				if toks[j].str && toks[j+1].s == ":" {
-					extras[toks[j].s] = operands(j + 2)
-				}
-			}
-		case toks[j].s == "dict" && j+1 < len(toks) && toks[j+1].s == "(":
-			for j += 2; j+2 < len(toks) && toks[j].s != ")"; j++ {
-				if toks[j].ident && toks[j+1].s == "=" {
-					extras[toks[j].s] = operands(j + 2)
-				}
-			}
+			dictAt(j, extras)
+		case toks[j].s == "dict" && at(j+1) == "(":
+			dictAt(j+1, extras)
 		case toks[j].ident:
-			// EXTRAS = {...}: read where it is assigned.
-			for k := 0; k+3 < len(toks); k++ {
-				if toks[k].s == toks[j].s && toks[k+1].s == "=" && toks[k+2].s == "{" {
-					for m := k + 3; m+2 < len(toks) && toks[m].s != "}"; m++ {
-						if toks[m].str && toks[m+1].s == ":" {
-							extras[toks[m].s] = operands(m + 2)
-						}
-					}
-				}
+			if d, ok := dicts[toks[j].s]; ok { // EXTRAS = {...}
+				dictAt(d, extras)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package sbom
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,6 +66,23 @@ func TestSetupCfgForms(t *testing.T) {
 	if diff := cmp.Diff(map[string][]string{"dev": {"black==21.5b1"}}, extras); diff != "" {
 		t.Errorf("extras (-want +got):\n%s", diff)
 	}
+}
+
+// TestSetupPyHostile: a setup.py written to make a reader quadratic or
+// explode (lists nested 50,000 deep, a variable added to itself 50,000
+// times) is read, in time linear in its size, to a bounded result.
+func TestSetupPyHostile(t *testing.T) {
+	nested := strings.Repeat("install_requires=[", 50_000) + "'a==1'" + strings.Repeat("]", 50_000)
+	if lists, _ := setupPyRequirements([]byte(nested)); !slices.Equal(lists["install_requires"], []string{"a==1"}) {
+		t.Errorf("nested lists read as %q, want the innermost list's", lists["install_requires"])
+	}
+	sum := "A = [" + strings.Repeat("'x==1', ", 100) + "]\ninstall_requires = A" + strings.Repeat(" + A", 50_000)
+	lists, _ := setupPyRequirements([]byte(sum))
+	if n := len(lists["install_requires"]); n != maxSetupRequirements {
+		t.Errorf("%d requirements, want the bound, %d", n, maxSetupRequirements)
+	}
+	unbalanced := strings.Repeat("extras_require = {'a': [", 20_000)
+	setupPyRequirements([]byte(unbalanced))
 }
 
 // FuzzSetupFile: any setup.py or setup.cfg is read without a panic, and
