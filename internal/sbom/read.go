@@ -280,6 +280,12 @@ func (d *Document) result() *Result {
 	return res
 }
 
+// maxFileLocations bounds the files fileLocations gives one component: a
+// package in more lockfiles than that is not followed further from the
+// next, so that a document of many files over one large graph is read in
+// time linear in its size.
+const maxFileLocations = 16
+
 // fileLocations are, by bom-ref, the files the components were found in
 // where the document says so with its graph: a component that stands for
 // a file (DocumentComponent.File, Trivy's) depends on the packages read
@@ -298,7 +304,7 @@ func fileLocations(comps []DocumentComponent, deps map[string][]string) map[stri
 		for len(stack) > 0 {
 			ref := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if seen[ref] {
+			if seen[ref] || len(out[ref]) >= maxFileLocations {
 				continue
 			}
 			seen[ref] = true

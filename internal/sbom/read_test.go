@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -210,6 +211,35 @@ func checkTrivyFiles(t *testing.T, name string) {
 	}
 	if len(res.Warnings) > 0 {
 		t.Errorf("warnings %v: the lockfiles are not components without a purl", res.Warnings)
+	}
+}
+
+// TestReadManyFiles: a CycloneDX document of 2,000 Trivy-style lockfile
+// components over one chain of 2,000 packages reads, each package
+// located in at most maxFileLocations (16) of the files.
+func TestReadManyFiles(t *testing.T) {
+	var comps, deps []string
+	for i := range 2000 {
+		comps = append(comps, fmt.Sprintf(`{"bom-ref":"p%d","type":"library","name":"p%d","version":"1.0.0","purl":"pkg:npm/p%d@1.0.0"}`, i, i, i))
+		comps = append(comps, fmt.Sprintf(`{"bom-ref":"f%d","type":"application","name":"app%d/package-lock.json","properties":[{"name":"aquasecurity:trivy:Class","value":"lang-pkgs"}]}`, i, i))
+		deps = append(deps, fmt.Sprintf(`{"ref":"f%d","dependsOn":["p0"]}`, i))
+		if i > 0 {
+			deps = append(deps, fmt.Sprintf(`{"ref":"p%d","dependsOn":["p%d"]}`, i-1, i))
+		}
+	}
+	doc := `{"bomFormat":"CycloneDX","specVersion":"1.6","version":1,"components":[` + strings.Join(comps, ",") +
+		`],"dependencies":[` + strings.Join(deps, ",") + `]}`
+	res, err := sbom.ReadSBOM([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Components) != 2000 {
+		t.Fatalf("%d components, want 2000", len(res.Components))
+	}
+	for _, c := range res.Components {
+		if len(c.Locations) == 0 || len(c.Locations) > 16 {
+			t.Fatalf("%s: %d locations, want 1 to 16", c.Purl, len(c.Locations))
+		}
 	}
 }
 
