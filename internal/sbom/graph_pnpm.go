@@ -304,6 +304,19 @@ func (d *pnpmDoc) packageID(key string, e pnpmPkg) (name, version string) {
 	return name, version
 }
 
+// byLocalRef looks a "file:" reference up in m, which is keyed as the
+// "packages:" entries are: v9 "lodash@file:vendor/lodash.tgz", v6-v8
+// "file:vendor/lodash.tgz" alone; a peer suffix ("(react@18.2.0)") is
+// not part of the key.
+func byLocalRef[V any](m map[string]V, name, ref string) (V, bool) {
+	ref, _, _ = strings.Cut(ref, "(")
+	if v, ok := m[name+"@"+ref]; ok {
+		return v, true
+	}
+	v, ok := m[ref]
+	return v, ok
+}
+
 // installed reports whether the entry, named name, is a package the
 // project installs rather than its own code: a local directory
 // ("resolution: {directory: ..., type: directory}", a workspace member or
@@ -399,25 +412,12 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 	}
 	// folder is the directory a "file:" reference names, when it is a
 	// local folder's.
-	folder := func(name, ref string) (string, bool) {
-		ref, _, _ = strings.Cut(ref, "(")
-		if d, ok := folders[name+"@"+ref]; ok {
-			return d, true
-		}
-		d, ok := folders[ref]
-		return d, ok
-	}
+	folder := func(name, ref string) (string, bool) { return byLocalRef(folders, name, ref) }
 	// target is the component a reference names: a vendored tarball's
-	// ("file:vendor/lodash-4.17.21.tgz") by its source, which v9 keys
-	// "lodash@file:vendor/lodash-4.17.21.tgz" and v6-v8 key alone.
+	// ("file:vendor/lodash-4.17.21.tgz") by its source.
 	target := func(name, ref string) (int, bool) {
 		if strings.HasPrefix(ref, "file:") {
-			ref, _, _ = strings.Cut(ref, "(")
-			if i, ok := bySource[name+"@"+ref]; ok {
-				return i, true
-			}
-			i, ok := bySource[ref]
-			return i, ok
+			return byLocalRef(bySource, name, ref)
 		}
 		name, v := pnpmDepTarget(name, ref)
 		if v == "" {

@@ -25,9 +25,7 @@ func (e mixLock) Extract(ctx context.Context, in *filesystem.ScanInput) (invento
 	if err != nil {
 		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
 	}
-	again := *in
-	again.Reader = bytes.NewReader(mixLockOpened(b))
-	return e.Extractor.Extract(ctx, &again)
+	return extractBytes(ctx, e.Extractor, in, mixLockOpened(b))
 }
 
 // mixLockOpened returns data with `%{` alone on its first line, followed

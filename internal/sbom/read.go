@@ -545,21 +545,34 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 	}
 	pkgs := make(map[string]pkg, len(doc.Packages))
 	locations := spdxLocations(doc)
+	described := slices.Clone(doc.DocumentDescribes)
+	edges := map[string][]string{}
+	devEdges := map[[2]string]bool{} // from, to: for development only
 	// A package without a purl that the document describes, or that
 	// contains others (Trivy lists each lockfile as an application that
 	// CONTAINS its packages), is no package left out unmatched.
-	grouping := map[string]bool{}
-	for _, id := range doc.DocumentDescribes {
-		grouping[id] = true
-	}
+	contains := map[string]bool{}
 	for _, r := range doc.Relationships {
-		switch {
-		case r.Type == "DESCRIBES" && r.Element == doc.SPDXID:
-			grouping[r.Related] = true
-		case r.Type == "DESCRIBED_BY" && r.Related == doc.SPDXID:
-			grouping[r.Element] = true
-		case r.Type == "CONTAINS":
-			grouping[r.Element] = true
+		switch t := r.Type; {
+		case t == "CONTAINS":
+			contains[r.Element] = true
+		case t == "DESCRIBES" && r.Element == doc.SPDXID:
+			described = append(described, r.Related)
+		case t == "DESCRIBED_BY" && r.Related == doc.SPDXID:
+			described = append(described, r.Element)
+		case t == "DEPENDS_ON" || t == "DEV_DEPENDS_ON":
+			edges[r.Element] = append(edges[r.Element], r.Related)
+			if t == "DEV_DEPENDS_ON" {
+				devEdges[[2]string{r.Element, r.Related}] = true
+			}
+		case strings.HasSuffix(t, "DEPENDENCY_OF"): // DEPENDENCY_OF, DEV_DEPENDENCY_OF, ...
+			edges[r.Related] = append(edges[r.Related], r.Element)
+			if t == "DEV_DEPENDENCY_OF" || t == "TEST_DEPENDENCY_OF" {
+				devEdges[[2]string{r.Related, r.Element}] = true
+			}
+		case t == "DEV_TOOL_OF" || t == "TEST_TOOL_OF" || t == "BUILD_TOOL_OF":
+			edges[r.Related] = append(edges[r.Related], r.Element)
+			devEdges[[2]string{r.Related, r.Element}] = true
 		}
 	}
 	var left leftOut
@@ -585,36 +598,12 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		}
 		c, ok := sbomComponent(pu, "", p.Name, p.VersionInfo, typ, locations[p.SPDXID], licenses)
 		if !ok {
-			if !grouping[p.SPDXID] {
+			if !contains[p.SPDXID] && !slices.Contains(described, p.SPDXID) {
 				left.add(pu, p.Name, p.VersionInfo)
 			}
 			c.Licenses = licenses // for a described package without a purl
 		}
 		pkgs[p.SPDXID] = pkg{c, ok}
-	}
-	described := slices.Clone(doc.DocumentDescribes)
-	edges := map[string][]string{}
-	devEdges := map[[2]string]bool{} // from, to: for development only
-	for _, r := range doc.Relationships {
-		switch t := r.Type; {
-		case t == "DESCRIBES" && r.Element == doc.SPDXID:
-			described = append(described, r.Related)
-		case t == "DESCRIBED_BY" && r.Related == doc.SPDXID:
-			described = append(described, r.Element)
-		case t == "DEPENDS_ON" || t == "DEV_DEPENDS_ON":
-			edges[r.Element] = append(edges[r.Element], r.Related)
-			if t == "DEV_DEPENDS_ON" {
-				devEdges[[2]string{r.Element, r.Related}] = true
-			}
-		case strings.HasSuffix(t, "DEPENDENCY_OF"): // DEPENDENCY_OF, DEV_DEPENDENCY_OF, ...
-			edges[r.Related] = append(edges[r.Related], r.Element)
-			if t == "DEV_DEPENDENCY_OF" || t == "TEST_DEPENDENCY_OF" {
-				devEdges[[2]string{r.Related, r.Element}] = true
-			}
-		case t == "DEV_TOOL_OF" || t == "TEST_TOOL_OF" || t == "BUILD_TOOL_OF":
-			edges[r.Related] = append(edges[r.Related], r.Element)
-			devEdges[[2]string{r.Related, r.Element}] = true
-		}
 	}
 	dev := spdxDevelopment(described, edges, devEdges)
 	purlOf := func(id string) (string, bool) {

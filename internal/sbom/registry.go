@@ -278,10 +278,15 @@ func extractKeeping(ctx context.Context, ex filesystem.Extractor, in *filesystem
 	if err != nil {
 		return inventory.Inventory{}, nil, fmt.Errorf("could not read: %w", err)
 	}
-	again := *in
-	again.Reader = bytes.NewReader(b)
-	inv, err := ex.Extract(ctx, &again)
+	inv, err := extractBytes(ctx, ex, in, b)
 	return inv, b, err
+}
+
+// extractBytes runs ex on data in place of in's reader.
+func extractBytes(ctx context.Context, ex filesystem.Extractor, in *filesystem.ScanInput, data []byte) (inventory.Inventory, error) {
+	again := *in
+	again.Reader = bytes.NewReader(data)
+	return ex.Extract(ctx, &again)
 }
 
 // pubspecLock is scalibr's pubspec.lock extractor without the packages of
