@@ -468,7 +468,11 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("extract %q: %w", root, err)
 	}
 
-	var comps []sentinel.Component
+	n := 0
+	for _, o := range collected {
+		n += len(o.comps)
+	}
+	comps := make([]sentinel.Component, 0, n)
 	var projects []project
 	var locals []local
 	roots := map[string][]string{}

@@ -109,12 +109,13 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 	}
 	linkMembers(out, projects, links)
 	if len(removed) > 0 {
-		kept := comps[:0:0]
+		kept := comps[:0] // in place: comps is mergeComponents' own
 		for i, c := range comps {
 			if !removed[i] {
 				kept = append(kept, c)
 			}
 		}
+		clear(comps[len(kept):])
 		comps = kept
 	}
 	return comps, out
