@@ -165,7 +165,7 @@ func validateInst(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.check(); err != nil {
+	if err := p.check(runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
 	return p.inst, nil
@@ -221,9 +221,10 @@ func decodeInstance(data []byte) (any, error) {
 	return v, nil
 }
 
-// check validates the parsed document against its schema.
-func (p *parsed) check() error {
-	if ve := schemaErrors(p.specVersion, validateParts(p.sch, p.inst)); ve != nil {
+// check validates the parsed document against its schema, on at most
+// workers processors.
+func (p *parsed) check(workers int) error {
+	if ve := schemaErrors(p.specVersion, validateParts(p.sch, p.inst, workers)); ve != nil {
 		return ve
 	}
 	return nil
@@ -277,16 +278,16 @@ type part struct {
 const parallelItems = 256
 
 // validateParts validates inst against sch.doc. A document with a large
-// components array is validated in parts, on every processor: the document
+// components array is validated in parts, on up to workers processors: the document
 // with that array empty, the array against the schema's uniqueItems, and
 // each component against the schema's own component definition. The
 // array's schema is exactly those three (type, items, uniqueItems), and
 // nothing else in the schema reads it, so the parts' errors are the
 // document's, in the order document, array, components.
-func validateParts(sch *schemas, inst any) []part {
+func validateParts(sch *schemas, inst any, workers int) []part {
 	doc, ok := inst.(map[string]any)
 	comps, isArray := doc["components"].([]any)
-	workers := min(runtime.GOMAXPROCS(0), len(comps)/(parallelItems/2))
+	workers = min(workers, len(comps)/(parallelItems/2))
 	if !ok || !isArray || len(comps) < parallelItems || workers < 2 {
 		return []part{{err: sch.doc.Validate(inst)}}
 	}
@@ -448,7 +449,10 @@ func DecodeValidating(data []byte) (doc *sbom.Document, wait func() error, err e
 		return nil, nil, err
 	}
 	done := make(chan error, 1)
-	go func() { done <- p.check() }()
+	// The check leaves the caller a processor for the write it overlaps
+	// (on two cores: the check on one, the write on the other, instead of
+	// the write waiting behind two workers).
+	go func() { done <- p.check(max(1, runtime.GOMAXPROCS(0)-1)) }()
 	wait = sync.OnceValue(func() error { return <-done })
 	// The check and DocumentFrom only read p.inst.
 	if doc, err = sbom.DocumentFrom(p.inst); err != nil {

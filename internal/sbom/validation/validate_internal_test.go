@@ -44,7 +44,7 @@ func TestValidatePartsAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		parts := validateParts(sch, inst)
+		parts := validateParts(sch, inst, 2)
 		if len(parts) < 2 {
 			t.Fatalf("%s: validated whole, not in parts", name)
 		}
@@ -146,8 +146,8 @@ func TestDecodeInstanceAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := schemaErrors(head.SpecVersion, validateParts(sch, old))
-		have := schemaErrors(head.SpecVersion, validateParts(sch, got))
+		want := schemaErrors(head.SpecVersion, validateParts(sch, old, 2))
+		have := schemaErrors(head.SpecVersion, validateParts(sch, got, 2))
 		if (want == nil) != (have == nil) {
 			t.Errorf("%s: encoding/json's parse gets %v, decodeInstance's %v", name, want, have)
 			continue
