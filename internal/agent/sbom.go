@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	cdx "github.com/CycloneDX/cyclonedx-go"
+
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
@@ -73,6 +75,10 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 		sbom.Enrich(bom, matches)
 		fmt.Fprintf(c.stderr(), "sentinel: enriched %d of %d components with advisories\n", len(matches), len(purls))
 	}
+	if !*submit {
+		// Streamed to where it goes: a large SBOM is never held whole.
+		return c.writeSBOM(*output, bom, len(res.Components))
+	}
 	data, err := sbom.Marshal(bom)
 	if err != nil {
 		return err
@@ -83,17 +89,36 @@ func (c *Command) sbomCmd(ctx context.Context, args []string) error {
 			return err
 		}
 		fmt.Fprintf(c.stderr(), "sentinel: wrote %s (%d components)\n", *output, len(res.Components))
-	case !*submit || *output == "-":
+	case *output == "-":
 		if _, err := c.stdout().Write(data); err != nil {
 			return err
 		}
-	}
-	if !*submit {
-		return nil
 	}
 	resp, err := c.submit(ctx, o, "", "", data)
 	if err != nil {
 		return err
 	}
 	return c.printSubmitted(resp, *asJSON)
+}
+
+// writeSBOM writes bom to the file output, or to stdout when output is ""
+// or "-". A file left incomplete by an error is removed.
+func (c *Command) writeSBOM(output string, bom *cdx.BOM, components int) error {
+	if output == "" || output == "-" {
+		return sbom.Encode(c.stdout(), bom)
+	}
+	f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	err = sbom.Encode(f, bom)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(output)
+		return err
+	}
+	fmt.Fprintf(c.stderr(), "sentinel: wrote %s (%d components)\n", output, components)
+	return nil
 }

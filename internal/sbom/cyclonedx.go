@@ -14,6 +14,9 @@ import (
 	"time"
 
 	cdx "github.com/CycloneDX/cyclonedx-go"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	jsonv1 "github.com/go-json-experiment/json/v1"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 )
@@ -317,19 +320,27 @@ func Encode(w io.Writer, bom *cdx.BOM) error {
 	// copy of the document; it is encoded compact and indented as it
 	// streams out instead (indent.go), to the same bytes.
 	bw := bufio.NewWriterSize(w, 64<<10)
-	enc := cdx.NewBOMEncoder(&indentWriter{w: bw}, cdx.BOMFileFormatJSON)
-	enc.SetPretty(false)
-	enc.SetEscapeHTML(false)
+	iw := &indentWriter{w: bw}
 	var err error
 	if bom.SpecVersion == cdx.SpecVersion1_5 {
 		// NewBOM writes only 1.5 fields: EncodeVersion's conversion (a
 		// deep copy through encoding/gob, then a walk that drops newer
 		// fields) would change nothing and cost a third of the writing.
 		// Only the $schema it would set is set here, on a shallow copy.
+		// cyclonedx-go encodes with encoding/json, which builds the whole
+		// document in one growing buffer before writing it; the same
+		// encoding, with encoding/json's rules (jsonv1's options), is
+		// streamed instead, so that a large SBOM is written without a
+		// second copy of itself in memory.
 		b := *bom
 		b.JSONSchema = schema15
-		err = enc.Encode(&b)
+		if err = jsonv2.MarshalWrite(iw, &b, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false)); err == nil {
+			_, err = iw.Write([]byte{'\n'}) // as encoding/json's Encoder ends a value
+		}
 	} else {
+		enc := cdx.NewBOMEncoder(iw, cdx.BOMFileFormatJSON)
+		enc.SetPretty(false)
+		enc.SetEscapeHTML(false)
 		err = enc.EncodeVersion(bom, cdx.SpecVersion1_5)
 	}
 	if err != nil {
