@@ -481,6 +481,8 @@ func pathObservations(u *url.URL) []observation {
 	if len(out) == 0 {
 		if m := fileVersion.FindStringSubmatch(base); m != nil {
 			lib(m[1], m[2], "versioned file name "+base)
+		} else if name, v, dir := versionedDir(p, base); v != "" {
+			lib(name, v, "versioned directory "+dir)
 		}
 	}
 	// CMS layout. These name the product (and for plugins the slug); a
@@ -574,6 +576,38 @@ func hasNPM(os []observation) bool {
 // plainFile matches the distributable names of the libraries without a
 // version: jquery.min.js, jquery-ui.css, bootstrap.bundle.min.js.
 var plainFile = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|chart|axios|swiper|popper|marked)(?:\.(?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global|core))*\.(?:js|css)$`)
+
+// versionedDir finds the version of a library's own file (plainFile) in
+// the directories above it, where a site keeps its copy as a CDN or the
+// library's release lays it out: /vendor/lodash/4.17.15/lodash.min.js,
+// /lib/angular.js/1.7.9/angular.min.js, /moment/2.29.1/min/moment.min.js,
+// /static/bootstrap-3.3.7-dist/js/bootstrap.min.js,
+// /js/jquery-ui-1.12.1.custom/jquery-ui.min.css. The directory must name
+// the file's own library: jquery.js inside jquery-ui-1.12.1/external/ is
+// not jQuery UI's version. It looks at most four directories up.
+func versionedDir(p, base string) (name, version, dir string) {
+	m := plainFile.FindStringSubmatch(base)
+	if m == nil {
+		return "", "", ""
+	}
+	npm := fileNames[strings.ToLower(m[1])]
+	segs := strings.Split(strings.Trim(path.Dir(p), "/"), "/")
+	for i := len(segs) - 1; i >= 0 && i >= len(segs)-4; i-- {
+		s := segs[i]
+		if dv := dirVersion.FindStringSubmatch(s); dv != nil && i > 0 && fileNames[strings.ToLower(segs[i-1])] == npm {
+			return m[1], dv[1], segs[i-1] + "/" + s
+		}
+		if nv := nameVersionDir.FindStringSubmatch(s); nv != nil && fileNames[strings.ToLower(nv[1])] == npm {
+			return m[1], nv[2], s
+		}
+	}
+	return "", "", ""
+}
+
+var (
+	dirVersion     = regexp.MustCompile(`^v?(\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)$`)
+	nameVersionDir = regexp.MustCompile(`(?i)^([a-z][a-z0-9.]{0,40}(?:-[a-z][a-z0-9.]{0,40}){0,3})-v?(\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)(?:[.-](?:dist|custom))?$`)
+)
 
 func libraryFromFileName(base string) string {
 	m := plainFile.FindStringSubmatch(base)

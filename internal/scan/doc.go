@@ -38,7 +38,9 @@
 //   - path: a versioned file name ("jquery-3.6.1.min.js") or a CDN's
 //     library path (cdnjs and Google's /ajax/libs/<name>/<version>/,
 //     jsDelivr and unpkg /npm/<name>@<version>/, jsDelivr /gh/, code.jquery.com,
-//     BootstrapCDN, the ASP.NET CDN), and CMS layouts: WordPress plugins and
+//     BootstrapCDN, the ASP.NET CDN), a site's own copy in a directory that
+//     names the library and its version (/vendor/lodash/4.17.15/lodash.min.js,
+//     /bootstrap-3.3.7-dist/js/bootstrap.min.js), and CMS layouts: WordPress plugins and
 //     themes (/wp-content/plugins/<slug>/), Drupal modules, Joomla
 //     components. Plugins of WordPress have no advisory ecosystem in OSV,
 //     so they are reported without a purl; Drupal modules map to Packagist
