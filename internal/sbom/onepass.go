@@ -217,14 +217,33 @@ func addressSource(u string) string {
 }
 
 // githubArchive reads a GitHub archive address
-// ("https://github.com/eligrey/classList.js/archive/1.2.20180112.tar.gz")
-// into the repository and the ref (a tag or commit) it was made from.
+// ("https://github.com/eligrey/classList.js/archive/1.2.20180112.tar.gz",
+// ".../archive/refs/tags/v1.2.zip", "https://codeload.github.com/o/r/zip/refs/tags/v1.2")
+// into the repository and the ref (a tag, branch or commit) it was made
+// from.
 func githubArchive(u string) (repo, ref string, ok bool) {
+	if rest, found := strings.CutPrefix(u, "https://codeload.github.com/"); found {
+		parts := strings.Split(rest, "/")
+		if len(parts) == 6 && parts[3] == "refs" && (parts[4] == "tags" || parts[4] == "heads") {
+			parts = append(parts[:3], parts[5])
+		}
+		if len(parts) != 4 || parts[3] == "" {
+			return "", "", false
+		}
+		switch parts[2] {
+		case "tar.gz", "zip", "legacy.tar.gz", "legacy.zip":
+			return "https://github.com/" + parts[0] + "/" + parts[1], parts[3], true
+		}
+		return "", "", false
+	}
 	rest, found := strings.CutPrefix(u, "https://github.com/")
 	if !found {
 		return "", "", false
 	}
 	parts := strings.Split(rest, "/")
+	if len(parts) == 6 && parts[2] == "archive" && parts[3] == "refs" && (parts[4] == "tags" || parts[4] == "heads") {
+		parts = append(parts[:3], parts[5])
+	}
 	if len(parts) != 4 || parts[2] != "archive" {
 		return "", "", false
 	}

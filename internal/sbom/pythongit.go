@@ -22,7 +22,9 @@ import (
 // requirement installed from a git repository or from a file's address:
 // "git+https://host/repo.git@ref#egg=name" (editable or not) and PEP 508's
 // "name @ git+https://...@ref" are components too, named, with the
-// repository and ref as their vcs_url and a release tag's version; "name @
+// repository and ref as their vcs_url and a release tag's version, and so
+// is "name @ https://github.com/o/r/archive/refs/tags/v1.2.zip", GitHub's or
+// GitLab's archive of a repository at a ref; "name @
 // https://.../Name-1.2.3-py3-none-any.whl" (or an sdist) is one at the
 // version the file name carries. Local paths ("-e ./pkg") are the
 // project's own tree.
@@ -102,6 +104,8 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	for line := range strings.Lines(string(b)) {
 		if name, repo, ref, ok := gitRequirement(line); ok {
 			add(&extractor.Package{Name: name, Version: pypiReleaseTag(ref), SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
+		} else if name, repo, ref, ok := repoArchiveRequirement(line); ok {
+			add(&extractor.Package{Name: name, Version: pypiReleaseTag(ref), SourceCode: &extractor.SourceCodeIdentifier{Repo: repo, Commit: ref}})
 		} else if name, version, ok := archiveRequirement(line); ok {
 			add(&extractor.Package{Name: name, Version: version})
 		}
@@ -127,26 +131,8 @@ func pypiReleaseTag(ref string) string {
 // .tar.gz or .zip): the requirement's name, and the version the file
 // name carries, which is the version pip installs.
 func archiveRequirement(line string) (name, version string, ok bool) {
-	line = strings.TrimSpace(line)
-	if i := strings.Index(line, " #"); i >= 0 {
-		line = strings.TrimSpace(line[:i])
-	}
-	n, u, direct := strings.Cut(line, " @ ")
-	if !direct {
-		return "", "", false
-	}
-	name = strings.TrimSpace(n)
-	if i := strings.IndexByte(name, '['); i >= 0 {
-		name = strings.TrimSpace(name[:i])
-	}
-	if i := strings.IndexByte(u, ';'); i >= 0 {
-		u = u[:i]
-	}
-	u = strings.TrimSpace(u)
-	if i := strings.IndexAny(u, "#?"); i >= 0 {
-		u = u[:i]
-	}
-	if !validPyPIName(name) || strings.HasPrefix(u, "git+") {
+	name, u, ok := directReference(line)
+	if !ok || strings.HasPrefix(u, "git+") {
 		return "", "", false
 	}
 	file := path.Base(u)
@@ -173,6 +159,55 @@ func archiveRequirement(line string) (name, version string, ok bool) {
 		return "", "", false
 	}
 	return name, version, true
+}
+
+// directReference splits a PEP 508 direct reference ("name[extras] @
+// URL ; marker  # comment") into the name and the URL without its
+// fragment or query.
+func directReference(line string) (name, u string, ok bool) {
+	line = strings.TrimSpace(line)
+	if i := strings.Index(line, " #"); i >= 0 {
+		line = strings.TrimSpace(line[:i])
+	}
+	n, u, direct := strings.Cut(line, " @ ")
+	if !direct {
+		return "", "", false
+	}
+	name = strings.TrimSpace(n)
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = strings.TrimSpace(name[:i])
+	}
+	if i := strings.IndexByte(u, ';'); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSpace(u)
+	if i := strings.IndexAny(u, "#?"); i >= 0 {
+		u = u[:i]
+	}
+	return name, u, validPyPIName(name)
+}
+
+// gitlabArchive matches GitLab's address of a repository's archive at a
+// ref: <host>/<group>/<repo>/-/archive/<ref>/<repo>-<ref>.tar.gz.
+var gitlabArchive = lazyRegexp(`^(https?://[\w.-]+(?::\d+)?)/((?:[\w.-]+/)+[\w.-]+)/-/archive/([^/]+)/[^/]+$`)
+
+// repoArchiveRequirement reads a direct reference to a repository's
+// archive at a ref, GitHub's (githubArchive) or GitLab's ("django @
+// https://github.com/django/django/archive/refs/tags/4.2.1.zip"): the
+// name, the repository as git would fetch it, and the ref, as a git
+// requirement gives them.
+func repoArchiveRequirement(line string) (name, repo, ref string, ok bool) {
+	name, u, ok := directReference(line)
+	if !ok {
+		return "", "", "", false
+	}
+	if r, ref, ok := githubArchive(u); ok {
+		return name, "git+" + strings.TrimSuffix(r, ".git") + ".git", ref, true
+	}
+	if m := gitlabArchive().FindStringSubmatch(u); m != nil {
+		return name, "git+" + m[1] + "/" + strings.TrimSuffix(m[2], ".git") + ".git", m[3], true
+	}
+	return "", "", "", false
 }
 
 // gitRequirement reads a requirements.txt line that installs from a git

@@ -95,12 +95,44 @@ func TestArchiveRequirement(t *testing.T) {
 	}
 }
 
+// TestRepoArchiveRequirement: a direct reference to GitHub's or GitLab's
+// archive of a repository at a ref reads as the git requirement of that
+// ref; a file's address, a git address or another host's archive does not.
+func TestRepoArchiveRequirement(t *testing.T) {
+	for _, c := range []struct{ line, name, repo, ref string }{
+		{"django @ https://github.com/django/django/archive/refs/tags/4.2.1.zip", "django", "git+https://github.com/django/django.git", "4.2.1"},
+		{"Flask[async] @ https://github.com/pallets/flask/archive/refs/heads/main.tar.gz ; python_version >= '3.8'", "Flask", "git+https://github.com/pallets/flask.git", "main"},
+		{"attrs @ https://github.com/python-attrs/attrs/archive/0e322af87745eff34caffe4df68456ebc20d9068.zip#sha256=00", "attrs", "git+https://github.com/python-attrs/attrs.git", "0e322af87745eff34caffe4df68456ebc20d9068"},
+		{"click @ https://codeload.github.com/pallets/click/zip/refs/tags/8.1.7", "click", "git+https://github.com/pallets/click.git", "8.1.7"},
+		{"click @ https://codeload.github.com/pallets/click/tar.gz/v8.1.7  # pinned", "click", "git+https://github.com/pallets/click.git", "v8.1.7"},
+		{"lib @ https://gitlab.com/group/sub/lib/-/archive/v1.2.0/lib-v1.2.0.tar.gz", "lib", "git+https://gitlab.com/group/sub/lib.git", "v1.2.0"},
+		{"lib @ https://git.example.com:8443/team/lib/-/archive/1.0/lib-1.0.zip", "lib", "git+https://git.example.com:8443/team/lib.git", "1.0"},
+	} {
+		name, repo, ref, ok := repoArchiveRequirement(c.line)
+		if !ok || name != c.name || repo != c.repo || ref != c.ref {
+			t.Errorf("repoArchiveRequirement(%q) = %q, %q, %q, %v; want %q, %q, %q", c.line, name, repo, ref, ok, c.name, c.repo, c.ref)
+		}
+	}
+	for _, line := range []string{
+		"six==1.16.0", "requests @ git+https://github.com/psf/requests.git@v2.31.0",
+		"Pillow @ https://example.com/Pillow-9.0.0.tar.gz", "pkg @ https://example.com/pkg/archive/main.zip",
+		"pkg @ https://github.com/o/r/releases/download/v1.0/pkg-1.0.tar.gz", "pkg @ https://github.com/o/r/archive/",
+		"pkg @ https://codeload.github.com/o/r/zip/", "bad name @ https://github.com/o/r/archive/v1.zip",
+	} {
+		if name, repo, ref, ok := repoArchiveRequirement(line); ok {
+			t.Errorf("repoArchiveRequirement(%q) = %q, %q, %q; want none", line, name, repo, ref)
+		}
+	}
+}
+
 // FuzzGitRequirement: any line either is no git requirement or gives a
 // valid distribution name and a git+ repository.
 func FuzzGitRequirement(f *testing.F) {
 	f.Add("-e git+https://github.com/box/flaky.git@v3.5.3#egg=flaky")
 	f.Add("x @ git+ssh://git@h/r.git@1 ; python_version<'3'")
 	f.Add("pillow @ https://h/Pillow-9.0.0-cp39-cp39-manylinux_2_17_x86_64.whl#sha256=0")
+	f.Add("django @ https://github.com/django/django/archive/refs/tags/4.2.1.zip")
+	f.Add("lib @ https://gitlab.com/g/lib/-/archive/v1/lib-v1.tar.gz")
 	f.Fuzz(func(t *testing.T, line string) {
 		name, repo, _, ok := gitRequirement(line)
 		if ok && (!validPyPIName(name) || !strings.HasPrefix(repo, "git+")) {
@@ -109,6 +141,10 @@ func FuzzGitRequirement(f *testing.F) {
 		name, version, ok := archiveRequirement(line)
 		if ok && (!validPyPIName(name) || version == "" || version[0] < '0' || version[0] > '9') {
 			t.Fatalf("archiveRequirement(%q) = %q, %q", line, name, version)
+		}
+		name, repo, ref, ok := repoArchiveRequirement(line)
+		if ok && (!validPyPIName(name) || !strings.HasPrefix(repo, "git+") || ref == "") {
+			t.Fatalf("repoArchiveRequirement(%q) = %q, %q, %q", line, name, repo, ref)
 		}
 	})
 }
