@@ -554,10 +554,7 @@ func yarnGitParts(res string) (repo, commit string, ok bool) {
 	}
 	switch {
 	case strings.HasPrefix(res, "https://codeload.github.com/"):
-		parts := strings.Split(strings.TrimPrefix(res, "https://codeload.github.com/"), "/")
-		if len(parts) == 4 && parts[2] == "tar.gz" {
-			return "https://github.com/" + parts[0] + "/" + parts[1], parts[3], true
-		}
+		return githubArchive(res)
 	case strings.HasPrefix(res, "https://gitlab.com/") && strings.Contains(res, "/repository/archive.tar.gz?ref="):
 		r, ref, _ := strings.Cut(res, "/repository/archive.tar.gz?ref=")
 		if isCommit(ref) {

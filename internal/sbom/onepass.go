@@ -222,11 +222,17 @@ func addressSource(u string) string {
 // into the repository and the ref (a tag, branch or commit) it was made
 // from.
 func githubArchive(u string) (repo, ref string, ok bool) {
-	if rest, found := strings.CutPrefix(u, "https://codeload.github.com/"); found {
+	// <owner>/<repo>/<kind>/<ref>, the ref also as refs/tags/<ref> or
+	// refs/heads/<ref>.
+	split := func(rest string) []string {
 		parts := strings.Split(rest, "/")
 		if len(parts) == 6 && parts[3] == "refs" && (parts[4] == "tags" || parts[4] == "heads") {
 			parts = append(parts[:3], parts[5])
 		}
+		return parts
+	}
+	if rest, found := strings.CutPrefix(u, "https://codeload.github.com/"); found {
+		parts := split(rest)
 		if len(parts) != 4 || parts[3] == "" {
 			return "", "", false
 		}
@@ -240,10 +246,7 @@ func githubArchive(u string) (repo, ref string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	parts := strings.Split(rest, "/")
-	if len(parts) == 6 && parts[2] == "archive" && parts[3] == "refs" && (parts[4] == "tags" || parts[4] == "heads") {
-		parts = append(parts[:3], parts[5])
-	}
+	parts := split(rest)
 	if len(parts) != 4 || parts[2] != "archive" {
 		return "", "", false
 	}

@@ -592,7 +592,7 @@ func versionedDir(p, base string) (name, version, dir string) {
 	}
 	npm := fileNames[strings.ToLower(m[1])]
 	segs := strings.Split(strings.Trim(path.Dir(p), "/"), "/")
-	for i := len(segs) - 1; i >= 0 && i >= len(segs)-4; i-- {
+	for i := len(segs) - 1; i >= max(0, len(segs)-4); i-- {
 		s := segs[i]
 		if dv := dirVersion.FindStringSubmatch(s); dv != nil && i > 0 && fileNames[strings.ToLower(segs[i-1])] == npm {
 			return m[1], dv[1], segs[i-1] + "/" + s
