@@ -98,3 +98,29 @@ includeBuild("libraries")`)); !slices.Equal(got, []string{"build-logic", "gradle
 		t.Errorf("plugin builds %v, want build-logic and gradle/plugins (not the included library builds)", got)
 	}
 }
+
+// TestGradleBuildOnly: the configurations build tools resolve for
+// themselves, by their plugins' names and as the Android plugin names them
+// after a variant or another plugin (the names are those of a real Android
+// app's gradle.lockfile: Hilt, KSP, Room, lint checks, jacoco), are the
+// build's; those the application compiles and runs with are not.
+func TestGradleBuildOnly(t *testing.T) {
+	build := []string{"classpath", "annotationProcessor", "kapt", "ktlint", "ktlintRuleset", "lintChecks", "lintPublish",
+		"debugLintChecksClasspath", "releaseLintChecksClasspath", "hiltAnnotationProcessorRelease", "debugAnnotationProcessorClasspath",
+		"releaseAnnotationProcessorClasspath", "_agp_internal_release_kspClasspath", "kspReleaseKotlinProcessorClasspath",
+		"kspPluginClasspath", "kotlinCompilerPluginClasspathRelease", "kotlinBuildToolsApiClasspath", "androidJacocoAnt",
+		"debugUnitTestRuntimeClasspath", "testRuntimeClasspath", "developmentOnly", "detekt", "dokkaHtmlPlugin"}
+	app := []string{"compileClasspath", "runtimeClasspath", "releaseRuntimeClasspath", "releaseCompileClasspath",
+		"debugRuntimeClasspath", "releaseImplementationDependenciesMetadata", "coreLibraryDesugaring", "hiltCompileOnlyRelease",
+		"productionRuntimeClasspath", "jvmMainCompileClasspath", "releaseReverseMetadataValues", "kotlin-extension"}
+	for _, c := range build {
+		if !gradleBuildOnly(c) {
+			t.Errorf("%s: not the build's, want the build's", c)
+		}
+	}
+	for _, c := range app {
+		if gradleBuildOnly(c) {
+			t.Errorf("%s: the build's, want the application's", c)
+		}
+	}
+}

@@ -552,6 +552,20 @@ func pickVCS(p string, cands []string) string {
 	return ""
 }
 
+// purlRepo is the repository of a purl's vcs_url qualifier, without
+// "git+" and the commit; "" when it has none.
+func purlRepo(p string) string {
+	u, err := packageurl.FromString(p)
+	if err != nil {
+		return ""
+	}
+	v := strings.TrimPrefix(u.Qualifiers.Map()["vcs_url"], "git+")
+	if i := strings.LastIndexByte(v, '@'); i > strings.LastIndexByte(v, '/') {
+		v = v[:i]
+	}
+	return v
+}
+
 // withVCS adds the vcs_url qualifier to a purl.
 func withVCS(p, vcs string) string {
 	u, err := packageurl.FromString(p)
@@ -608,14 +622,24 @@ func vcsURL(repo, commit string) string {
 // "git+https://github.com/x/foo?rev=abc#<commit>" (uv: without "git+"),
 // into a vcs_url value.
 func cargoGitSource(src string) string {
+	repo, commit := cargoGitParts(src)
+	if repo == "" {
+		return ""
+	}
+	return vcsURL(repo, commit)
+}
+
+// cargoGitParts is cargoGitSource's repository and commit; "" for a
+// source that is not a git address.
+func cargoGitParts(src string) (repo, commit string) {
 	src = strings.TrimPrefix(src, "git+")
 	u, err := url.Parse(src)
 	if err != nil || u.Host == "" {
-		return ""
+		return "", ""
 	}
-	commit := u.Fragment
+	commit = u.Fragment
 	u.RawQuery, u.Fragment, u.RawFragment = "", "", ""
-	return vcsURL(u.String(), commit)
+	return u.String(), commit
 }
 
 // pep503 normalises a Python distribution name.

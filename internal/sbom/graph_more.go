@@ -48,18 +48,37 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 	if lk.sibling != nil {
 		devOf = cargoDevelopment(lk)
 	}
+	copies := map[string]int{}
 	for _, p := range lock.Package {
-		from, ok := lk.find(p.Name, p.Version)
+		copies[p.Name+"@"+p.Version]++
+	}
+	// crate finds a crate at a version from a source: where the lockfile
+	// has that version twice, from the registry and from git (a fork),
+	// the copy whose purl names the same repository, or none.
+	crate := func(name, version, source string) (int, bool) {
+		i, ok := lk.find(name, version)
+		if !ok || copies[name+"@"+version] < 2 {
+			return i, ok
+		}
+		repo := ""
+		if strings.HasPrefix(source, "git+") {
+			r, _ := cargoGitParts(source)
+			repo = strings.TrimPrefix(vcsURL(r, ""), "git+")
+		}
+		for j, c := range lk.comps {
+			if c.Name == name && c.Version == version && purlRepo(c.Purl) == repo {
+				return j, true
+			}
+		}
+		return i, ok
+	}
+	for _, p := range lock.Package {
+		from, ok := crate(p.Name, p.Version, p.Source)
 		if !ok {
 			continue
 		}
-		switch {
-		case p.Source == "":
+		if p.Source == "" {
 			lk.local[from] = true // the workspace's own crates
-		case strings.HasPrefix(p.Source, "git+"):
-			if v := cargoGitSource(p.Source); v != "" {
-				lk.setVCS(from, v)
-			}
 		}
 		for _, d := range p.Dependencies {
 			// "name", "name version" or "name version (source)".
@@ -68,8 +87,10 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 			switch {
 			case len(f) == 1:
 				to, ok = lk.find(f[0], "")
-			case len(f) >= 2:
+			case len(f) == 2:
 				to, ok = lk.find(f[0], f[1])
+			case len(f) > 2:
+				to, ok = crate(f[0], f[1], strings.Trim(f[2], "()"))
 			default:
 				ok = false
 			}
@@ -307,16 +328,24 @@ func uvGraph(data []byte, lk *lockIndex) error {
 		return err
 	}
 	for _, p := range lock.Package {
+		s := p.Source
+		local := s.Virtual != "" || s.Editable != "" || s.Directory != ""
 		from, ok := lk.find(p.Name, p.Version)
-		if !ok {
+		if !ok && !local {
 			continue
 		}
-		switch s := p.Source; {
-		case s.Git != "":
+		if !ok {
+			// The project's own package without a component: a virtual
+			// root (an application uv does not build) has no version.
+			// What it declares still starts the graph.
+			from = -1
+		}
+		switch {
+		case s.Git != "" && from >= 0:
 			if v := cargoGitSource(s.Git); v != "" {
 				lk.setVCS(from, v)
 			}
-		case s.Virtual != "" || s.Editable != "" || s.Directory != "":
+		case local && from >= 0:
 			lk.local[from] = true
 		}
 		deps := p.Dependencies
@@ -328,14 +357,20 @@ func uvGraph(data []byte, lk *lockIndex) error {
 			deps = append(deps, g...)
 		}
 		for k, d := range deps {
-			if to, ok := lk.find(d.Name, d.Version); ok {
-				lk.edge(from, to)
-				if lk.local[from] {
-					// The project's own: its dependency groups (uv's
-					// dev-dependencies) are for development only.
-					lk.start(to, k >= runtime)
-					lk.startsOf(from)
-				}
+			to, ok := lk.find(d.Name, d.Version)
+			if !ok {
+				continue
+			}
+			if from < 0 {
+				lk.start(to, k >= runtime)
+				continue
+			}
+			lk.edge(from, to)
+			if lk.local[from] {
+				// The project's own: its dependency groups (uv's
+				// dev-dependencies) are for development only.
+				lk.start(to, k >= runtime)
+				lk.startsOf(from)
 			}
 		}
 	}
@@ -466,6 +501,15 @@ var (
 )
 
 func mixGraph(data []byte, lk *lockIndex) error {
+	// Entries and mix.exs name a package by the project's name for it,
+	// the components by the package's name on Hex (mixLock).
+	hex := mixHexNames(mixLockOpened(data))
+	find := func(name, version string) (int, bool) {
+		if n, ok := hex[name]; ok {
+			name = n
+		}
+		return lk.find(name, version)
+	}
 	type entry struct {
 		name, version string
 		deps          []string
@@ -484,7 +528,7 @@ func mixGraph(data []byte, lk *lockIndex) error {
 			continue
 		}
 		if m := mixGit().FindStringSubmatch(line); m != nil {
-			if i, ok := lk.find(m[1], ""); ok {
+			if i, ok := find(m[1], ""); ok {
 				lk.setVCS(i, vcsURL(m[2], m[3]))
 			}
 		}
@@ -493,15 +537,15 @@ func mixGraph(data []byte, lk *lockIndex) error {
 		return err
 	}
 	if lk.sibling != nil {
-		mixRoots(lk)
+		mixRoots(lk, find)
 	}
 	for _, e := range entries {
-		from, ok := lk.find(e.name, e.version)
+		from, ok := find(e.name, e.version)
 		if !ok {
 			continue
 		}
 		for _, d := range e.deps {
-			if to, ok := lk.find(d, ""); ok {
+			if to, ok := find(d, ""); ok {
 				lk.edge(from, to)
 			}
 		}
@@ -517,7 +561,7 @@ func mixGraph(data []byte, lk *lockIndex) error {
 // development root. Where a member's mix.exs cannot be read, what it
 // needs is not known, and no dependency is called development-only (one
 // a dev tool shares with that member would wrongly be).
-func mixRoots(lk *lockIndex) {
+func mixRoots(lk *lockIndex, find func(name, version string) (int, bool)) {
 	root := lk.sibling("mix.exs")
 	if root == nil {
 		return
@@ -561,7 +605,7 @@ func mixRoots(lk *lockIndex) {
 	}
 	for _, m := range members {
 		for _, d := range m.deps {
-			if i, ok := lk.find(d.name, ""); ok && d.dev && complete {
+			if i, ok := find(d.name, ""); ok && d.dev && complete {
 				lk.devRoot(m.dir, i)
 			} else if ok {
 				lk.root(m.dir, i)
@@ -836,27 +880,44 @@ func gradleConfigurations(data []byte, lk *lockIndex) error {
 	return sc.Err()
 }
 
-// gradleToolConfigurations are the prefixes of configurations that
-// build tools resolve for themselves.
+// gradleToolConfigurations are the names of configurations that build
+// tools resolve for themselves, in lower case: a configuration is one
+// when one of its words starts one of them, as the plugin names it
+// ("annotationProcessor", "kspDebugKotlinProcessorClasspath") or as the
+// Android plugin does, after the variant or a plugin's name
+// ("debugLintChecksClasspath", "hiltAnnotationProcessorDebug",
+// "_agp_internal_release_kspClasspath").
 var gradleToolConfigurations = []string{
-	"annotationProcessor", "kapt", "ksp", "ktlint", "detekt", "dokka", "jacoco", "kover", "spotless",
-	"checkstyle", "pmd", "spotbugs", "errorprone", "lint", "developmentOnly", "kotlinCompiler",
-	"kotlinNativeCompiler", "kotlinNativeBundle", "kotlinKlibCommonizer", "kotlinBuildTools", "kotlinScriptDef",
+	"annotationprocessor", "kapt", "ksp", "ktlint", "detekt", "dokka", "jacoco", "kover", "spotless",
+	"checkstyle", "pmd", "spotbugs", "errorprone", "lint", "developmentonly", "kotlincompiler",
+	"kotlinnativecompiler", "kotlinnativebundle", "kotlinklibcommonizer", "kotlinbuildtools", "kotlinscriptdef",
 }
 
 // gradleBuildOnly reports whether a configuration serves the build or
 // its tests, not the application.
 func gradleBuildOnly(conf string) bool {
-	if conf == "classpath" || strings.Contains(strings.ToLower(conf), "test") {
+	lower := strings.ToLower(conf)
+	if conf == "classpath" || strings.Contains(lower, "test") {
 		return true
 	}
-	for _, p := range gradleToolConfigurations {
-		if strings.HasPrefix(conf, p) {
-			return true
+	for i := range len(conf) {
+		// A word starts at the name's start, after "_", and at an upper
+		// case letter after a lower case one.
+		start := i == 0 || conf[i-1] == '_' && conf[i] != '_' ||
+			isUpperASCII(conf[i]) && !isUpperASCII(conf[i-1]) && conf[i-1] != '_'
+		if !start {
+			continue
+		}
+		for _, p := range gradleToolConfigurations {
+			if strings.HasPrefix(lower[i:], p) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 // nugetProjectMarks is what a NuGet lockfile's project says of
 // development: whether it is a test project, and the (lower-cased)
@@ -880,12 +941,37 @@ func nugetSiblingProject(lk *lockIndex) nugetProjectMarks {
 				continue
 			}
 			marks.test = marks.test || proj.test
-			for _, r := range proj.refs {
-				if r.private && r.kind != "PackageVersion" {
-					marks.private[strings.ToLower(r.name)] = true
+			marks.addPrivate(proj)
+		}
+	}
+	// MSBuild imports the Directory.Build.props and .targets above a
+	// project into it (the nearest, which often imports its parent's):
+	// a reference they keep private (SourceLink, analyzers, versioning)
+	// is the project's too. Only their private references are read: the
+	// test packages such a file adds are usually under a condition, for
+	// the test projects alone.
+	dir := path.Dir(lk.file)
+	for up := ""; ; up += "../" {
+		for _, name := range []string{"Directory.Build.props", "Directory.Build.targets"} {
+			if b := lk.sibling(up + name); b != nil {
+				if proj, err := readMSBuild(b); err == nil {
+					marks.addPrivate(proj)
 				}
 			}
 		}
+		if dir == "." || dir == "/" || dir == "" {
+			break
+		}
+		dir = path.Dir(dir)
 	}
 	return marks
+}
+
+// addPrivate adds the references proj keeps private.
+func (m *nugetProjectMarks) addPrivate(proj *msbuildProject) {
+	for _, r := range proj.refs {
+		if r.private && r.kind != "PackageVersion" {
+			m.private[strings.ToLower(r.name)] = true
+		}
+	}
 }

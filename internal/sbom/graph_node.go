@@ -388,6 +388,36 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		}
 		return 0, false
 	}
+	// comps returns the components an entry stands for: its own, or for a
+	// v1 entry of a folder of the project's tree (yarnV1Folder), which is
+	// no component, those of what it depends on, so that the graph goes
+	// through the folder.
+	folderComps := map[int][]int{}
+	var comps func(ti int, seen map[int]bool) []int
+	comps = func(ti int, seen map[int]bool) []int {
+		e := &entries[ti]
+		if _, local := yarnV1Folder(e); berry || !local {
+			if to, ok := lk.find(e.packageName(berry), e.version); ok {
+				return []int{to}
+			}
+			return nil
+		}
+		if cs, ok := folderComps[ti]; ok {
+			return cs
+		}
+		if seen[ti] {
+			return nil
+		}
+		seen[ti] = true
+		var out []int
+		for dn, dr := range e.deps {
+			if t, ok := target(dn, dr); ok {
+				out = append(out, comps(t, seen)...)
+			}
+		}
+		folderComps[ti] = out
+		return out
+	}
 	if !berry {
 		// v1 lists no root: the package.json beside it declares the
 		// direct dependencies, each a descriptor of one entry, and so
@@ -426,18 +456,56 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 				}
 			}
 		}
+		// A folder of the project's tree that a manifest depends on
+		// (link:, file:) is installed with its own runtime dependencies,
+		// which its package.json declares (the lockfile does not: its
+		// entry has none); its path is relative to that manifest. It is
+		// read as a member, for development only where the manifest
+		// declares it so.
+		type item struct {
+			dir    string
+			m      *manifest
+			folder bool // a linked folder: its devDependencies are not installed
+			dev    bool // reached for development only
+		}
+		var work []item
 		for dir, m := range manifests {
-			for k, deps := range []map[string]string{m.Dependencies, m.DevDependencies, m.OptionalDependencies} {
+			work = append(work, item{dir: dir, m: m})
+		}
+		seenFolder := map[string]bool{}
+		for len(work) > 0 {
+			it := work[len(work)-1]
+			work = work[:len(work)-1]
+			maps := []map[string]string{it.m.Dependencies, it.m.DevDependencies, it.m.OptionalDependencies}
+			if it.folder {
+				maps[1] = nil
+			}
+			for k, deps := range maps {
+				dev := it.dev || k == 1 // a name in both maps is a runtime one too (start)
 				for n, r := range deps {
-					if ti, ok := target(n, r); ok {
-						to, ok := lk.find(entries[ti].packageName(false), entries[ti].version)
-						if ok && k == 1 { // a name in both maps is a runtime one too (start)
-							lk.devRoot(dir, to)
-						} else if ok {
-							lk.root(dir, to)
+					ti, ok := target(n, r)
+					if !ok {
+						if w, ok := members[n]; ok {
+							lk.link(it.dir, w)
 						}
-					} else if w, ok := members[n]; ok {
-						lk.link(dir, w)
+						continue
+					}
+					if folder, local := yarnV1Folder(&entries[ti]); local && !path.IsAbs(folder) {
+						fdir := path.Join(it.dir, folder)
+						lk.link(it.dir, fdir)
+						key := fmt.Sprint(fdir, dev)
+						if fm := read(fdir); fm != nil && !seenFolder[key] {
+							seenFolder[key] = true
+							work = append(work, item{dir: fdir, m: fm, folder: true, dev: dev})
+						}
+						continue
+					}
+					for _, to := range comps(ti, map[int]bool{}) {
+						if dev {
+							lk.devRoot(it.dir, to)
+						} else {
+							lk.root(it.dir, to)
+						}
 					}
 				}
 			}
@@ -480,20 +548,18 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 				lk.link(ws, tws) // a member's dependency on another
 				continue
 			}
-			to, found := lk.find(t.packageName(berry), t.version)
-			if !found {
-				continue
-			}
-			if workspace && devOnly(ws)[dn] {
-				lk.devRoot(ws, to)
-			} else if workspace {
-				lk.root(ws, to)
-			}
-			if workspace && ok {
-				lk.startsOf(from)
-			}
-			if ok {
-				lk.edge(from, to)
+			for _, to := range comps(ti, map[int]bool{}) {
+				if workspace && devOnly(ws)[dn] {
+					lk.devRoot(ws, to)
+				} else if workspace {
+					lk.root(ws, to)
+				}
+				if workspace && ok {
+					lk.startsOf(from)
+				}
+				if ok {
+					lk.edge(from, to)
+				}
 			}
 		}
 	}

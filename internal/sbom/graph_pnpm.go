@@ -103,7 +103,8 @@ type pnpmPkg struct {
 	Name    string `yaml:"name"`
 	Version string `yaml:"version"`
 	// Dev is what lockfile versions 5 to 8 say of every package: true
-	// when only development needs it (absent in version 9).
+	// when only development needs it, false when only production does,
+	// absent when both do (and in version 9, which does not say).
 	Dev      *bool `yaml:"dev"`
 	pnpmDeps `yaml:",inline"`
 }
@@ -471,6 +472,16 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 		}
 	}
 	if len(doc.Snapshots) == 0 { // v6-v8: edges sit on packages
+		// A package without "dev" in a lockfile that writes it is one
+		// both production and development need (a peer variant of a
+		// development-only package can be production's).
+		marks := false
+		for _, p := range doc.Packages {
+			if p.Dev != nil {
+				marks = true
+				break
+			}
+		}
 		for key, p := range doc.Packages {
 			if p.Resolution.Type == "directory" {
 				rootsOf(p.Resolution.Directory, p.Dependencies, p.OptionalDependencies)
@@ -480,6 +491,8 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 				link(from, p.Dependencies, p.OptionalDependencies)
 				if p.Dev != nil {
 					lk.devFlag(from, *p.Dev)
+				} else if marks {
+					lk.devFlag(from, false)
 				}
 			}
 		}

@@ -73,6 +73,24 @@ func TestLockVariants(t *testing.T) {
 		// the "%{" line (distillery), read like the others; the umbrella's
 		// apps are its projects.
 		{dir: "mix-old-first-line", want: []string{"distillery@1.5.2", "jason@1.0.0", "mime@1.2.0", "plug@1.3.6"}},
+		// mix.lock entries whose key is not the Hex package they install
+		// ("hpack": {:hex, :hpack_erl, ...}): the package is the component,
+		// and the graph still follows the keys.
+		{dir: "mix-hex-alias", want: []string{"acceptor_pool@1.0.1", "ctx@0.6.0", "gproc@1.2.0", "grpcbox@0.18.0", "hpack_erl@0.3.0", "ts_chatterbox@0.16.0"},
+			edges: []string{"grpcbox@0.18.0 -> ts_chatterbox@0.16.0", "ts_chatterbox@0.16.0 -> hpack_erl@0.3.0"}},
+		// Cargo.lock with one crate version from crates.io and from a git
+		// fork: two components (TestCargoGitFork).
+		{dir: "cargo-git-fork", want: []string{"proc-macro2@1.0.103", "quote@1.0.42", "syn@1.0.109", "syn@2.0.111", "tao-macros@0.1.3", "tao-macros@0.1.3",
+			"tao@0.34.5", "unicode-ident@1.0.22", "wry@0.53.5"}},
+		// a requirements directory's constraints files (pip's -c), by
+		// their names or named by -c from another file, install nothing:
+		// only base.txt's pins are components.
+		{dir: "requirements-constraints", want: []string{"django@4.2.1", "requests@2.31.0"}},
+		// yarn v1 entries of the project's own folders ("linked@link:./linked",
+		// "localpkg@file:./localpkg") are no packages (TestYarnV1LocalFolders).
+		{dir: "yarn-v1-local-folders", want: []string{"@types/node@20.11.0", "ansi-regex@5.0.1", "debug@4.3.4", "emoji-regex@8.0.0",
+			"is-fullwidth-code-point@3.0.0", "js-tokens@4.0.0", "loose-envify@1.4.0", "ms@2.0.0", "ms@2.1.2", "ms@2.1.3", "react-dom@18.2.0",
+			"react@18.2.0", "scheduler@0.23.2", "string-width@4.2.3", "strip-ansi@6.0.1", "typescript@5.4.5", "undici-types@5.26.5"}},
 		// pnpm 9 and 8: a vendored tarball of a registry package is that
 		// package, at the version its entry gives; a local folder is the
 		// project's.
@@ -173,6 +191,43 @@ func TestLockVariants(t *testing.T) {
 	}
 }
 
+// TestCargoGitFork: a crate version Cargo.lock has from crates.io and from
+// a git fork is two components, the fork's purl naming its repository and
+// commit, and each dependent depends on the copy its entry names.
+func TestCargoGitFork(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/cargo-git-fork", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		registry = "pkg:cargo/tao-macros@0.1.3"
+		fork     = "pkg:cargo/tao-macros@0.1.3?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fwojtekmach%2Ftao.git%40ac4e920611d22aaffb1b0ab21206295ffd47f2bf"
+	)
+	deps := map[string][]string{}
+	for _, c := range res.Components {
+		deps[c.Purl] = c.DependsOn
+	}
+	for _, p := range []string{registry, fork} {
+		if _, ok := deps[p]; !ok {
+			t.Errorf("no component %s", p)
+		}
+	}
+	for dependent, want := range map[string]string{"pkg:cargo/wry@0.53.5": registry} {
+		if got := deps[dependent]; !slices.Contains(got, want) || slices.Contains(got, fork) {
+			t.Errorf("%s depends on %v, want %s and not the fork", dependent, got, want)
+		}
+	}
+	var tao string
+	for p := range deps {
+		if strings.HasPrefix(p, "pkg:cargo/tao@") {
+			tao = p
+		}
+	}
+	if got := deps[tao]; !slices.Contains(got, fork) || slices.Contains(got, registry) {
+		t.Errorf("%s depends on %v, want the fork %s", tao, got, fork)
+	}
+}
+
 // TestRequirementsBounds: a requirements.txt line with a lower bound gives
 // that version, as scalibr and osv-scanner read it, and says it is a
 // bound; a pinned line says nothing more.
@@ -192,6 +247,113 @@ func TestRequirementsBounds(t *testing.T) {
 	want := map[string]string{"Flask@2.0": ">=2.0", "requests@2.31.0": ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components and their bounds (-want +got):\n%s", diff)
+	}
+}
+
+// TestNuGetBuildPropsPrivate: a packages.lock.json's packages that the
+// Directory.Build.props above its project references with
+// PrivateAssets="All" (versioning, SourceLink, an analyzer) are for
+// development only, with what only they depend on, as the project's own
+// private references are; the project's other packages are not.
+func TestNuGetBuildPropsPrivate(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/dotnet-build-props", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := map[string]bool{}
+	for _, c := range res.Components {
+		dev[c.Name] = c.Development
+	}
+	for name, want := range map[string]bool{
+		"Nerdbank.GitVersioning": true, "Microsoft.SourceLink.GitHub": true, "Microsoft.SourceLink.Common": true,
+		"Microsoft.Build.Tasks.Git": true, "Microsoft.CodeAnalysis.BannedApiAnalyzers": true,
+		// the project's own PrivateAssets, then two of its runtime packages
+		"Microsoft.Net.Compilers.Toolset": true, "MediatR": false, "MessagePack": false,
+	} {
+		got, ok := dev[name]
+		if !ok {
+			t.Errorf("no component %s", name)
+		} else if got != want {
+			t.Errorf("%s: development %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestUVVirtualRoot: a uv.lock whose project is virtual (an application
+// uv does not build, pydantic-core's here) has no component for it, and
+// still its dependency groups are for development only and its
+// dependencies are not.
+func TestUVVirtualRoot(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/uv-virtual-root", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prod, dev []string
+	for _, c := range res.Components {
+		if c.Development {
+			dev = append(dev, c.Name)
+		} else {
+			prod = append(prod, c.Name)
+		}
+	}
+	if want := []string{"typing-extensions"}; !slices.Equal(prod, want) {
+		t.Errorf("runtime components %v, want %v", prod, want)
+	}
+	for _, name := range []string{"pytest", "mypy", "maturin", "hypothesis", "coverage"} {
+		if !slices.Contains(dev, name) {
+			t.Errorf("%s is not development-only (development: %v)", name, dev)
+		}
+	}
+	if len(dev) != 54 {
+		t.Errorf("%d development-only components, want the groups' 54", len(dev))
+	}
+}
+
+// TestPnpmDevAbsent: pnpm 5 to 8 write "dev: true" on a package only
+// development needs, "dev: false" on one only production needs and no
+// "dev" on one both need. postcss-nested is a development dependency of
+// the root, and, as another peer variant of the same version, a
+// dependency of tailwindcss, which a workspace member runs with: it is not
+// development-only.
+func TestPnpmDevAbsent(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/pnpm-v5-dev-absent", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, c := range res.Components {
+		if c.Type != "library" {
+			continue
+		}
+		seen++
+		if c.Development {
+			t.Errorf("%s@%s is development-only; every package here is production's", c.Name, c.Version)
+		}
+	}
+	if seen != 4 {
+		t.Errorf("%d packages, want 4", seen)
+	}
+}
+
+// TestYarnV1LocalFolders: a folder of the project's tree that yarn v1
+// installs (link:, file:) is no package, and what it needs at runtime, from
+// its own package.json, is the project's runtime dependency where the
+// project depends on the folder at runtime: ms 2.0.0 through localpkg.
+func TestYarnV1LocalFolders(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/yarn-v1-local-folders", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := map[string]bool{}
+	for _, c := range res.Components {
+		if c.Type == "library" {
+			dev[c.Name+"@"+c.Version] = c.Development
+		}
+	}
+	for k, want := range map[string]bool{"ms@2.0.0": false, "ms@2.1.3": true, "typescript@5.4.5": true, "react-dom@18.2.0": false} {
+		if got, ok := dev[k]; !ok || got != want {
+			t.Errorf("%s: development %v (present %v), want %v", k, got, ok, want)
+		}
 	}
 }
 

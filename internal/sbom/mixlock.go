@@ -25,7 +25,40 @@ func (e mixLock) Extract(ctx context.Context, in *filesystem.ScanInput) (invento
 	if err != nil {
 		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
 	}
-	return extractBytes(ctx, e.Extractor, in, mixLockOpened(b))
+	b = mixLockOpened(b)
+	inv, err := extractBytes(ctx, e.Extractor, in, b)
+	if err != nil {
+		return inv, err
+	}
+	// scalibr names a Hex package by its entry's key, the name the
+	// project gives it; the tuple's second element is the package on Hex
+	// ("hpack": {:hex, :hpack_erl, ...}), which advisories name.
+	if hex := mixHexNames(b); len(hex) > 0 {
+		for _, p := range inv.Packages {
+			if n, ok := hex[p.Name]; ok {
+				p.Name = n
+			}
+		}
+	}
+	return inv, nil
+}
+
+// mixHexNames maps the keys of a mix.lock's Hex entries to the packages
+// they install, where the two differ.
+func mixHexNames(data []byte) map[string]string {
+	var out map[string]string
+	for line := range bytes.Lines(data) {
+		if !bytes.Contains(line, []byte("{:hex,")) {
+			continue
+		}
+		if m := mixHex().FindSubmatch(line); m != nil && string(m[1]) != string(m[2]) {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[string(m[1])] = string(m[2])
+		}
+	}
+	return out
 }
 
 // mixLockOpened returns data with `%{` alone on its first line, followed

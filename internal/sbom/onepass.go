@@ -388,7 +388,7 @@ var (
 // Cargo.lock: scalibr's extractor, plus the one TOML decode Sentinel's
 // graph reading needs anyway; every [[package]] is a package, as scalibr
 // reports them (the workspace's own crates included: project.go tells them
-// apart).
+// apart), a crate from git with its repository and commit.
 type cargoLockExtractor struct{ filesystem.Extractor }
 
 // parse implements onePass.
@@ -408,7 +408,15 @@ func (cargoLockExtractor) packages(doc any, p string) []*extractor.Package {
 		if c.Name == "" {
 			continue // not a package: nothing to name it by
 		}
-		pkgs = append(pkgs, &extractor.Package{Name: c.Name, Version: c.Version, PURLType: purl.TypeCargo, Location: extractor.LocationFromPath(p)})
+		pk := &extractor.Package{Name: c.Name, Version: c.Version, PURLType: purl.TypeCargo, Location: extractor.LocationFromPath(p)}
+		if strings.HasPrefix(c.Source, "git+") {
+			// The crate's own source, so that a fork from git and the
+			// registry's crate of the same version stay two components.
+			if repo, commit := cargoGitParts(c.Source); repo != "" && commit != "" {
+				pk.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo, Commit: commit}
+			}
+		}
+		pkgs = append(pkgs, pk)
 	}
 	return pkgs
 }
@@ -474,6 +482,9 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 		if name == "" || (y.berry && berryLocal(e.resolution)) {
 			continue
 		}
+		if _, local := yarnV1Folder(&e); local && !y.berry {
+			continue
+		}
 		pk := &extractor.Package{
 			Name:     name,
 			Version:  e.version,
@@ -495,6 +506,45 @@ func (yarnLockExtractor) packages(doc any, p string) []*extractor.Package {
 func berryLocal(res string) bool {
 	for _, p := range []string{"@workspace:", "@link:", "@portal:", "@condition:"} {
 		if strings.Contains(res, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// yarnV1Folder returns the folder of the project's own tree that a yarn
+// v1 entry installs ("linked@link:./linked", "shared@file:../shared"),
+// relative to the lockfile: such an entry is no registry package, as
+// berry's "@link:" and "@workspace:" ones are not (berryLocal). A file:
+// address of an archive ("file:./vendor/ms-2.1.3.tgz") is a package.
+func yarnV1Folder(e *yarnEntry) (string, bool) {
+	dir := ""
+	for _, d := range e.descriptors {
+		d = strings.Trim(d, `"`)
+		rng := strings.TrimPrefix(d[len(yarnName(d)):], "@")
+		target, ok := strings.CutPrefix(rng, "link:")
+		if !ok {
+			target, ok = strings.CutPrefix(rng, "file:")
+			if ok && npmArchive(target) {
+				ok = false
+			}
+		}
+		if !ok {
+			return "", false
+		}
+		if dir == "" {
+			dir = path.Clean(target)
+		}
+	}
+	return dir, dir != ""
+}
+
+// npmArchive reports whether a file: target is a package archive rather
+// than a folder.
+func npmArchive(target string) bool {
+	t := strings.ToLower(target)
+	for _, ext := range []string{".tgz", ".tar.gz", ".tar", ".zip"} {
+		if strings.HasSuffix(t, ext) {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package sbom
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"maps"
 	"path"
 	"slices"
@@ -43,6 +44,44 @@ func (e requirementsTxt) FileRequired(api filesystem.FileAPI) bool {
 
 func inRequirementsDir(p string) bool {
 	return path.Ext(p) == ".txt" && strings.EqualFold(path.Base(path.Dir(p)), "requirements")
+}
+
+// constraintOption matches a requirements file's constraints option,
+// "-c constraints.txt" or "--constraint=constraints.txt".
+var constraintOption = lazyRegexp(`(?m)^\s*(?:-c|--constraint)(?:\s+|\s*=\s*)(\S+)`)
+
+// constraintsFile reports whether the file at p, of a requirements
+// directory, is a constraints file: its name says so (constraints.txt,
+// common_constraints.txt, upper-constraints.txt), or another file of the
+// directory names it with -c.
+func constraintsFile(fsys fs.FS, p string) bool {
+	base := path.Base(p)
+	if strings.Contains(strings.ToLower(base), "constraint") {
+		return true
+	}
+	if fsys == nil {
+		return false
+	}
+	dir := path.Dir(p)
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() || e.Name() == base || path.Ext(e.Name()) != ".txt" {
+			continue
+		}
+		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		for _, m := range constraintOption().FindAllSubmatch(b, -1) {
+			if path.Base(string(m[1])) == base {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // devRequirements reports whether a requirements file is, by its name,
@@ -88,6 +127,11 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	// A text file of a requirements directory that is not one (a README,
 	// a list of prose requirements) gives nothing.
 	if base := path.Base(in.Path); inRequirementsDir(in.Path) && !strings.Contains(base, "requirements") && !requirementLine().Match(b) {
+		return inventory.Inventory{}, nil
+	}
+	// A constraints file (pip's -c) only limits the versions of what
+	// other files install: it installs nothing of its own.
+	if inRequirementsDir(in.Path) && constraintsFile(in.FS, in.Path) {
 		return inventory.Inventory{}, nil
 	}
 	have := map[string]bool{}
