@@ -233,7 +233,7 @@ func TestCargoGitFork(t *testing.T) {
 // bound; a pinned line says nothing more.
 func TestRequirementsBounds(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte("Flask[async]>=2.0\nrequests==2.31.0\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte("Flask[async]>=2.0\nrequests==2.31.0\nDjango >= 3.2, < 4.0\nurllib3==1.26.18,!=1.26.17\nidna<4,>2\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
@@ -244,7 +244,10 @@ func TestRequirementsBounds(t *testing.T) {
 	for _, c := range res.Components {
 		got[c.Name+"@"+c.Version] = c.Properties[sbom.PropVersionConstraint]
 	}
-	want := map[string]string{"Flask@2.0": ">=2.0", "requests@2.31.0": ""}
+	// Several comparators ("django>=3.2,<4.0"), which scalibr leaves
+	// without a version, are read the same way; only upper or exclusive
+	// bounds give none.
+	want := map[string]string{"Flask@2.0": ">=2.0", "requests@2.31.0": "", "Django@3.2": ">=3.2", "urllib3@1.26.18": "", "idna@": ""}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components and their bounds (-want +got):\n%s", diff)
 	}
