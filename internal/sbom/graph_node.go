@@ -365,6 +365,26 @@ func berryEntries(root *yaml.Node) (map[string]berryEntry, error) {
 	return doc, nil
 }
 
+// yarnCatalogs reads the catalogs of a .yarnrc.yml: by name ("" for the
+// default "catalog"), each package's range. It is never nil.
+func yarnCatalogs(b []byte) map[string]map[string]string {
+	var rc struct {
+		Catalog  map[string]string            `yaml:"catalog"`
+		Catalogs map[string]map[string]string `yaml:"catalogs"`
+	}
+	out := map[string]map[string]string{}
+	if b == nil || yaml.Unmarshal(b, &rc) != nil {
+		return out
+	}
+	for name, c := range rc.Catalogs {
+		out[name] = c
+	}
+	if rc.Catalog != nil {
+		out[""] = rc.Catalog
+	}
+	return out
+}
+
 func yarnGraph(data []byte, lk *lockIndex) error {
 	y, ok := lk.pre.(*yarnLock)
 	if !ok {
@@ -380,7 +400,19 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 			byDesc[strings.Trim(d, `"`)] = i
 		}
 	}
+	var catalogs map[string]map[string]string
 	target := func(name, rng string) (int, bool) {
+		if c, ok := strings.CutPrefix(rng, "catalog:"); ok && berry {
+			// Yarn 4.10's catalogs: the range is in .yarnrc.yml
+			// ("catalog:" the default one, "catalog:dev" a named one),
+			// and the lockfile's entry is under it.
+			if catalogs == nil {
+				catalogs = yarnCatalogs(lk.sibling(".yarnrc.yml"))
+			}
+			if r := catalogs[c][name]; r != "" {
+				rng = r
+			}
+		}
 		for _, d := range []string{name + "@" + rng, name + "@npm:" + rng} {
 			if i, ok := byDesc[d]; ok {
 				return i, true

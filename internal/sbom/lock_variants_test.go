@@ -360,6 +360,26 @@ func TestYarnV1LocalFolders(t *testing.T) {
 	}
 }
 
+// TestYarnBerryCatalog: Yarn 4.10's catalogs leave "catalog:" in the
+// lockfile's workspace entry and the range in .yarnrc.yml; the dependency
+// is followed through it: is-number, from the "dev" catalog in
+// devDependencies, is development-only, and ms is not.
+func TestYarnBerryCatalog(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/yarn-berry-catalog", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := map[string]bool{}
+	for _, c := range res.Components {
+		if c.Type == "library" {
+			dev[c.Name+"@"+c.Version] = c.Development
+		}
+	}
+	if want := map[string]bool{"is-number@7.0.0": true, "ms@2.1.3": false}; !maps.Equal(dev, want) {
+		t.Errorf("components and development %v, want %v", dev, want)
+	}
+}
+
 // TestPythonGitDevelopment: a git dependency of Pipfile.lock's develop
 // group is for development only, as the group's other packages are; one
 // of the default group is not.
