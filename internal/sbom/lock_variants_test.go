@@ -427,3 +427,28 @@ func TestPipfileGitSource(t *testing.T) {
 	}
 	t.Error("no pythonfinder component")
 }
+
+// TestPubGitSource: a pubspec.lock package from git names its repository
+// and the commit pub resolved in its purl's vcs_url, as other lockfiles'
+// git dependencies do.
+func TestPubGitSource(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lockfiles/pub-localsend", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"device_apps": "pkg:pub/device_apps@2.2.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2FTienisto%2Fdevice_apps.git%405dc7956d938541254d2e175766b3b84ea38bb85b",
+		"pasteboard":  "pkg:pub/pasteboard@0.3.0?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2FSeidko%2Fflutter-plugins.git%4058748dae405df5e68a131e4905d48e75d0624be2",
+	}
+	for _, c := range res.Components {
+		if w, ok := want[c.Name]; ok {
+			if c.Purl != w {
+				t.Errorf("purl %s, want %s", c.Purl, w)
+			}
+			delete(want, c.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("no components %v", want)
+	}
+}

@@ -291,7 +291,8 @@ func extractBytes(ctx context.Context, ex filesystem.Extractor, in *filesystem.S
 
 // pubspecLock is scalibr's pubspec.lock extractor without the packages of
 // the project's own tree ("source: path"), which are not pub.dev's: the
-// other lockfile readers leave local packages out too.
+// other lockfile readers leave local packages out too; a git package
+// carries its repository and commit.
 type pubspecLock struct {
 	filesystem.Extractor
 }
@@ -304,11 +305,27 @@ func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	}
 	var lock struct {
 		Packages map[string]struct {
-			Source string `yaml:"source"`
+			Source      string `yaml:"source"`
+			Description any    `yaml:"description"` // a map, or a string ("flutter" for an SDK's)
 		} `yaml:"packages"`
 	}
 	if yaml.Unmarshal(b, &lock) == nil {
 		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool { return lock.Packages[p.Name].Source == "path" })
+		// A package from git names its repository and the commit pub
+		// resolved, as the other lockfiles' git dependencies do (scalibr
+		// keeps the commit alone, which names no repository).
+		for _, p := range inv.Packages {
+			e := lock.Packages[p.Name]
+			d, ok := e.Description.(map[string]any)
+			if e.Source != "git" || !ok || p.SourceCode != nil && p.SourceCode.Repo != "" {
+				continue
+			}
+			url, _ := d["url"].(string)
+			commit, _ := d["resolved-ref"].(string)
+			if url != "" && commit != "" {
+				p.SourceCode = &extractor.SourceCodeIdentifier{Repo: url, Commit: commit}
+			}
+		}
 	}
 	return inv, nil
 }
