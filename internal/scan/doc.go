@@ -59,7 +59,9 @@
 //     (package banner: "/*! jQuery v3.6.1 | ...") is content evidence of the
 //     file itself, so it is "fingerprint" evidence at banner confidence;
 //     and the rules of a subset of wappalyzergo's rule set (see rules.go),
-//     matched on headers, cookies, meta tags, script URLs and HTML.
+//     matched on headers, cookies, meta tags, script URLs and HTML. A
+//     library's script URL rule is not applied where the URL names another
+//     library, as a plugin's does (urlNamesOther).
 //   - generator: <meta name="generator"> and an RSS or Atom feed's
 //     <generator>.
 //   - header: Server, X-Powered-By, X-Generator, X-Drupal-Cache,

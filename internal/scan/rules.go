@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -408,6 +409,12 @@ func (rs *ruleSet) matchScript(src string) []observation {
 			}
 			// A version that is only in the query string is the host
 			// application's as often as the script's (?ver=6.1.9).
+			if npm, ok := strings.CutPrefix(string(a.key), "npm:"); ok && urlNamesOther(src, ver, npm) {
+				// A plugin's file (jquery-migrate/1.4.1/, bootstrap-select/1.13.14/,
+				// jquery.mask.min.js): the rule matched the library's
+				// name inside the plugin's, and the version is the plugin's.
+				break
+			}
 			o := observation{key: a.key, kind: sentinel.EvidenceFingerprint, url: src, detail: "rule " + a.name + ": script " + src,
 				confidence: sentinel.ConfidenceProduct, categories: a.categories, cpe: a.cpe, fromURL: true}
 			if v := normVersion(ver); v != "" {
@@ -418,6 +425,83 @@ func (rs *ruleSet) matchScript(src string) []observation {
 		}
 	}
 	return out
+}
+
+// urlNamesOther reports whether script URL s is another library's than
+// npm package npm, by the name its path gives the file: the path segment
+// that holds version v ("jquery-migrate-1.4.1.min.js", "bootstrap-table@1.22.1"),
+// or without a name there the one before it ("/jquery-migrate/1.4.1/"),
+// and the file's own name. A name is another library's when it maps to
+// another package (fileNames) or extends npm's as plugins name themselves
+// ("jquery.mask", "bootstrap-select"); a name that says nothing ("js",
+// "vendor") is no library's.
+func urlNamesOther(s, v, npm string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	segs := strings.Split(u.Path, "/")
+	var names []string
+	if i := slices.IndexFunc(segs, func(seg string) bool { return v != "" && strings.Contains(seg, v) }); i >= 0 {
+		if n := segmentName(segs[i], v); n != "" {
+			names = append(names, n)
+		} else if i > 0 {
+			names = append(names, segmentName(segs[i-1], ""))
+		}
+	}
+	names = append(names, segmentName(segs[len(segs)-1], ""))
+	for _, n := range names {
+		if otherLibrary(n, npm) {
+			return true
+		}
+	}
+	return false
+}
+
+// segmentName is the library a path segment names: what comes before
+// version v in it (when v is not ""), without a file's extensions, build
+// suffixes and version ("jquery-3.6.0.slim.min.js" -> "jquery").
+func segmentName(seg, v string) string {
+	seg = strings.ToLower(seg)
+	if v != "" {
+		before, _, _ := strings.Cut(seg, strings.ToLower(v))
+		return strings.TrimRight(before, "-._@v")
+	}
+	for {
+		trimmed := seg
+		for _, suffix := range []string{".js", ".mjs", ".css", ".min", "-min", ".slim", ".bundle", ".umd", ".esm", ".prod", ".production"} {
+			trimmed = strings.TrimSuffix(trimmed, suffix)
+		}
+		if m := trailingVersion.FindStringIndex(trimmed); m != nil {
+			trimmed = trimmed[:m[0]]
+		}
+		if trimmed == seg {
+			return seg
+		}
+		seg = trimmed
+	}
+}
+
+// trailingVersion is a version at the end of a file's name: "-3.6.0".
+var trailingVersion = regexp.MustCompile(`[-.@_]v?\d+(?:\.\d+)+$`)
+
+// ownVariants are file names of a library's own builds that extend its
+// name as a plugin's would.
+var ownVariants = map[string]bool{
+	"jquery-latest": true, "bootstrap-theme": true, "bootstrap-grid": true, "bootstrap-reboot": true, "bootstrap-utilities": true,
+}
+
+// otherLibrary reports whether file name n names a library other than npm
+// package npm (see urlNamesOther).
+func otherLibrary(n, npm string) bool {
+	if n == "" || n == npm || ownVariants[n] {
+		return false
+	}
+	if mapped := fileNames[n]; mapped != "" {
+		return mapped != npm
+	}
+	rest, ok := strings.CutPrefix(n, npm)
+	return ok && rest != "" && strings.ContainsRune("-._", rune(rest[0]))
 }
 
 // queryLike reports whether version v follows an "=" somewhere in the

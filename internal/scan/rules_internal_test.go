@@ -69,3 +69,53 @@ func TestWordPressKey(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchScriptPlugins: a script URL rule for jQuery or Bootstrap that
+// matches a plugin's URL (the plugin's name holds the library's, and the
+// path the plugin's version) says nothing of the library; the library's
+// own URLs still give its version.
+func TestMatchScriptPlugins(t *testing.T) {
+	rs, err := loadRules()
+	if err != nil {
+		t.Fatal(err)
+	}
+	versionOf := func(src, key string) (string, bool) {
+		for _, o := range rs.matchScript(src) {
+			if string(o.key) == key {
+				return o.version, true
+			}
+		}
+		return "", false
+	}
+	for _, src := range []string{
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-migrate/1.4.1/jquery-migrate.min.js",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-easing/1.4.1/jquery.easing.min.js",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery.mask/1.14.16/jquery.mask.min.js",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-validate/1.19.5/jquery.validate.min.js",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-modal/0.9.1/jquery.modal.min.js",
+	} {
+		if v, ok := versionOf(src, "npm:jquery"); ok {
+			t.Errorf("%s: jQuery %q, want no jQuery", src, v)
+		}
+	}
+	for _, src := range []string{
+		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-datepicker/1.9.0/js/bootstrap-datepicker.min.js",
+		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-select/1.13.18/js/bootstrap-select.min.js",
+		"https://example.com/vendor/bootstrap-select/1.13.14/js/bootstrap-select.min.js",
+		"https://cdn.jsdelivr.net/npm/bootstrap-table@1.22.1/dist/bootstrap-table.min.js",
+	} {
+		if v, ok := versionOf(src, "npm:bootstrap"); ok {
+			t.Errorf("%s: Bootstrap %q, want no Bootstrap", src, v)
+		}
+	}
+	for src, want := range map[string][2]string{
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery/3.6.0/jquery.min.js":            {"npm:jquery", "3.6.0"},
+		"https://code.jquery.com/jquery-3.6.0.slim.min.js":                             {"npm:jquery", "3.6.0"},
+		"https://cdn.jsdelivr.net/npm/bootstrap@5.3.2/dist/js/bootstrap.bundle.min.js": {"npm:bootstrap", "5.3.2"},
+		"https://stackpath.bootstrapcdn.com/bootstrap/4.5.2/js/bootstrap.min.js":       {"npm:bootstrap", "4.5.2"},
+	} {
+		if v, ok := versionOf(src, want[0]); !ok || v != want[1] {
+			t.Errorf("%s: %s %q (found %v), want %s", src, want[0], v, ok, want[1])
+		}
+	}
+}
