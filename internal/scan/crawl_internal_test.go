@@ -139,3 +139,28 @@ func TestPathPackage(t *testing.T) {
 		}
 	}
 }
+
+// TestParseLargeInlineScript: an inline script larger than a mebibyte (a
+// page's serialized state, as Next.js, Nuxt and shop pages carry) does not
+// end the page: the scripts, styles and links after it are read.
+func TestParseLargeInlineScript(t *testing.T) {
+	state := `{"items":[` + strings.Repeat(`{"id":1,"name":"x"},`, 90_000) + `{}]}`
+	body := []byte(`<html><head><script src="/js/jquery.min.js"></script>
+<script id="__NEXT_DATA__" type="application/json">` + state + `</script>
+<script src="/js/lodash.min.js"></script><link rel="stylesheet" href="/css/bootstrap.min.css"></head>
+<body><a href="/about">about</a></body></html>`)
+	if len(state) <= 1<<20 {
+		t.Fatalf("the state is %d bytes, want more than 1 MiB", len(state))
+	}
+	base, _ := url.Parse("http://example.com/")
+	p := parseHTML(base, body)
+	if want := []string{"http://example.com/js/jquery.min.js", "http://example.com/js/lodash.min.js"}; !slices.Equal(p.scripts, want) {
+		t.Errorf("scripts %v, want %v", p.scripts, want)
+	}
+	if want := []string{"http://example.com/css/bootstrap.min.css"}; !slices.Equal(p.styles, want) {
+		t.Errorf("styles %v, want %v", p.styles, want)
+	}
+	if want := []string{"http://example.com/about"}; !slices.Equal(p.links, want) {
+		t.Errorf("links %v, want %v", p.links, want)
+	}
+}

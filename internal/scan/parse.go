@@ -42,8 +42,10 @@ const maxInlineBytes = 1 << 20
 // malformed HTML gives what could be read.
 func parseHTML(base *url.URL, body []byte) *page {
 	p := &page{meta: map[string]string{}}
+	// No buffer limit: the body is in memory already, within the fetch's
+	// limit, and a token larger than a limit (an inline script holding a
+	// page's state, often over 1 MiB) would end the page there.
 	z := html.NewTokenizer(bytes.NewReader(body))
-	z.SetMaxBuf(1 << 20)
 	seen := map[string]bool{}
 	add := func(list *[]string, max int, ref string) {
 		u := resolve(base, ref)
