@@ -255,8 +255,10 @@ var rules = []rule{
 	// moment bundled by a minifier that did not inline its min (terser
 	// without extra passes): a.version="2.29.1",i(Jn),a.fn=li,a.min=Zn,...
 	after("moment", `.version="`, `\.version="`+ver+`",(?:[\w$]{1,4}\([\w$]{1,4}\)|[\w$]{1,4}=[\w$]{1,4}),[\w$]{1,4}\.fn=[\w$]{1,4},[\w$]{1,4}\.min=`),
-	// Handlebars 4 bundled: t.VERSION="4.7.6",t.COMPILER_REVISION=8
+	// Handlebars 4 bundled: t.VERSION="4.7.6",t.COMPILER_REVISION=8; its
+	// minified dist: g="4.7.7";t.VERSION=g;var _=8;t.COMPILER_REVISION=_
 	signature("handlebars", `.COMPILER_REVISION=`, `\.VERSION="`+ver+`"[,;][\w$]{1,4}\.COMPILER_REVISION=`),
+	signature("handlebars", `.COMPILER_REVISION=`, `="`+ver+`";[\w$]{1,4}\.VERSION=[\w$]{1,4};var [\w$]{1,4}=\d{1,2};[\w$]{1,4}\.COMPILER_REVISION=`),
 	// DOMPurify 2 bundled: t.version="2.0.12",t.removed=[] (its banner
 	// names no version, and its licence URL another one).
 	signature("dompurify", `.removed=[]`, `\.version="`+ver+`"[,;][\w$]{1,4}\.removed=\[\]`),
@@ -268,10 +270,22 @@ var rules = []rule{
 	// Axios 1.x bundled: its version constant names its warnings,
 	// "[Axios v"+om+"] Transitional option ... and om="1.6.0".
 	constant("axios", `"[Axios v"+`, `"\[Axios v"\+([\w$]{1,4})\+"\] Transitional option`),
+	// and its dist build, with the version written in: "[Axios v1.6.0] Transitional option
+	after("axios", `"[Axios v`, `"\[Axios v`+ver+`\] Transitional option`),
 	// Bootstrap 4 plugins without their banner: var p="alert",y="4.3.1",g="bs.alert"
 	signature("bootstrap", `="bs.`, `="(?:alert|button|carousel|collapse|dropdown|modal|popover|scrollspy|tab|toast|tooltip)",[\w$]{1,4}="`+ver+`",[\w$]{1,4}="bs\.`),
-	// Bootstrap 5: static get VERSION(){return"5.3.3"}static get DATA_KEY(){return`bs.${this.NAME}`}
+	// Bootstrap 5: static get VERSION(){return"5.3.3"}static get DATA_KEY(){return`bs.${this.NAME}`},
+	// and esbuild's builds, which keep the constant: L2e="5.3.2",... static get VERSION(){return L2e}
 	after("bootstrap", `static get VERSION(){return"`, `static get VERSION\(\)\{return"`+ver+`"\}static get DATA_KEY\(\)\{return\x60bs\.`),
+	constant("bootstrap", `static get VERSION(){return `, `static get VERSION\(\)\{return ([\w$]{1,4})\}static get DATA_KEY\(\)\{return\x60bs\.`),
+	// Bootstrap 4's dist and its webpack builds, whose constants terser
+	// inlined into Babel's class getters: the alert plugin's
+	// [{key:"VERSION",get:function(){return"4.6.2"}}]),t}();o.default(document).on("click.bs.alert.data-api",'[data-dismiss="alert"]'
+	after("bootstrap", `{key:"VERSION",get:function(){return"`, `\{key:"VERSION",get:function\(\)\{return"`+ver+`"\}\}\]\),[\w$]{1,4}\}\(\);[\w$]{1,4}(?:\.default)?\(document\)\.on\([^)]{0,60}?'\[data-dismiss="alert"\]'`),
+	// Chart.js 3 and 4 without their banner: kte="4.4.0",Cte=["top","bottom","left","right","chartArea"]
+	signature("chart.js", `,"chartArea"]`, `="`+ver+`",[\w$]{1,4}=\["top","bottom","left","right","chartArea"\]`),
+	// Vue 2.7's exports object: var Rn="2.7.14";var Fn=Object.freeze({__proto__:null,version:Rn,defineComponent:
+	constant("vue", `Object.freeze({__proto__:null,version:`, `Object\.freeze\(\{__proto__:null,version:([\w$]{1,4}),defineComponent:`),
 	// Nuxt 3's app object: versions:{get nuxt(){return"3.21.11"},get vue(){...}}
 	after("nuxt", `versions:{get nuxt(){return"`, `versions:\{get nuxt\(\)\{return"`+ver+`"\}`),
 	// Ember's banner, kept in vendor.js: "@overview  Ember - JavaScript
@@ -303,10 +317,12 @@ var rules = []rule{
 	// Underscore 1.x's UMD export: exports._=d),d.VERSION="1.9.1" (or t._=R),R.VERSION=...).
 	after("underscore", `._=`, `\._=[\w$]{1,4}\),[\w$]{1,4}\.VERSION="`+ver+`"`),
 	// Backbone: e.VERSION="1.4.0",e.$=i,e.noConflict=function(){return t.Backbone=r
-	signature("backbone", `.noConflict=`, `\.VERSION="`+ver+`",[\w$]{1,4}\.\$=[\w$]{1,4},[\w$]{1,4}\.noConflict=`),
+	signature("backbone", `.noConflict=`, `\.VERSION="`+ver+`"[,;][\w$]{1,4}\.\$=[\w$]{1,4}[,;][\w$]{1,4}\.noConflict=`),
 	// d3 v4-v7, UMD: t.variance=l,t.version="5.16.0",t.voronoi= (its exports
 	// in alphabetical order); ES modules: var e7="5.16.0";function GE(e,t){return e<t?-1:e>t?1:e>=t?0:NaN}
 	signature("d3", `.voronoi=`, `\.version="`+ver+`",[\w$]{1,4}\.voronoi=`),
+	// d3 v7, which has no voronoi: t.version="7.8.5",t.window=pn,t.xml=
+	signature("d3", `.xml=`, `\.version="`+ver+`",[\w$]{1,4}\.window=[\w$]{1,4},[\w$]{1,4}\.xml=`),
 	signature("d3", `?0:NaN}`, `="`+ver+`";function [\w$]{1,4}\([\w$]{1,4},[\w$]{1,4}\)\{return [\w$]{1,4}<[\w$]{1,4}\?-1:[\w$]{1,4}>[\w$]{1,4}\?1:[\w$]{1,4}>=[\w$]{1,4}\?0:NaN\}`),
 	// Bootstrap 3's plugins: n.VERSION="3.3.7",n.TRANSITION_DURATION=150
 	signature("bootstrap", `.TRANSITION_DURATION=`, `\.VERSION="(3\.\d{1,2}\.\d{1,2})"[,;][\w$]{1,4}\.TRANSITION_DURATION=`),
@@ -318,7 +334,7 @@ var rules = []rule{
 	// AngularJS: Ci={full:"1.7.9",major:1,minor:7,dot:9,codeName:"pollution-eradication"}
 	after("angular", `{full:"`, `\{full:"`+ver+`",major:\d{1,2},minor:\d{1,2},dot:\d{1,3},codeName:"`),
 	// Knockout: _.version="3.5.0",_.b("version",_.version),_.options={deferUpdates:!1
-	signature("knockout", `.options={deferUpdates:`, `\.version="`+ver+`",[\w$]{1,4}\.[\w$]{1,4}\("version",[\w$]{1,4}\.version\),[\w$]{1,4}\.options=\{deferUpdates:`),
+	signature("knockout", `.options={deferUpdates:`, `\.version="`+ver+`"[,;][\w$]{1,4}\.[\w$]{1,4}\("version",[\w$]{1,4}\.version\)[,;][\w$]{1,4}\.options=\{deferUpdates:`),
 	// DataTables: qt.version="1.10.20",qt.settings=[],qt.models={},qt.models.oSearch=
 	signature("datatables.net", `.models.oSearch=`, `\.version="`+ver+`",[\w$]{1,4}\.settings=\[\],[\w$]{1,4}\.models=\{\},[\w$]{1,4}\.models\.oSearch=`),
 	// SweetAlert2: yl.DismissReason=gf;yl.version="9.10.0"

@@ -68,6 +68,21 @@ func TestFind_Synthetic(t *testing.T) {
 		{"lodash_inlined_version", "main.53629e5a.js", `hu),{chain:!1}),Nn.VERSION="4.17.20",wt(["bind","bindKey","curry","curryRight","partial","partialRight"],function(e){Nn[e].placeholder=Nn})`, []string{"lodash@4.17.20"}},
 		{"vue2_signature", "main.js", `Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.version="2.6.14";var $n=k("style,class")`, []string{"vue@2.6.14"}},
 		{"vue2_signature_other_property", "main.js", `Object.defineProperty(An,"FunctionalRenderContext",{value:$t}),An.release="2.6.14"`, nil},
+		// Shapes of real builds without banners (npm dist files, concatenated
+		// or bundled by webpack 5 and esbuild 0.19): Bootstrap 4's inlined
+		// getter, Bootstrap 5's constant, Chart.js 4, Vue 2.7's exports,
+		// d3 v7, Handlebars' and Backbone's and Knockout's dist, Axios 1's.
+		{"bootstrap4_getter_dist", "vendor.js", `close(this)}},s(i,null,[{key:"VERSION",get:function(){return"4.3.1"}}]),i}();g(document).on(h.CLICK_DATA_API,'[data-dismiss="alert"]',p._handleDismiss(new p))`, []string{"bootstrap@4.3.1"}},
+		{"bootstrap4_getter_webpack", "app.5089dcf3.js", `(e,null,[{key:"VERSION",get:function(){return"4.6.2"}}]),e}();i.default(document).on(b,'[data-dismiss="alert"]',M._handleDismiss(new M))`, []string{"bootstrap@4.6.2"}},
+		{"bootstrap4_getter_other_plugin", "app.js", `(e,null,[{key:"VERSION",get:function(){return"1.2.3"}}]),e}();i.default(document).on(b,'[data-toggle="thing"]',M._x(new M))`, nil},
+		{"bootstrap5_constant_esbuild", "vendor.8f3b2a1c.js", `L2e="5.3.2",zo=class extends zd{constructor(){super()}static get VERSION(){return L2e}static get DATA_KEY(){return` + "`bs.${this.NAME}`" + `}}`, []string{"bootstrap@5.3.2"}},
+		{"chartjs4_signature", "vendor.js", `.reduce((t,n)=>t||Nu(e[n]),!1);kte="4.4.0",Cte=["top","bottom","left","right","chartArea"];db={}`, []string{"chart.js@4.4.0"}},
+		{"vue27_exports", "vendor.js", `Ln=kn("errorCaptured");var Rn="2.7.14";var Fn=Object.freeze({__proto__:null,version:Rn,defineComponent:function(t){return t}})`, []string{"vue@2.7.14"}},
+		{"d3v7_exports", "vendor.js", `t.utcYears=rv,t.variance=x,t.version="7.8.5",t.window=pn,t.xml=Sc,t.zip=function(){return gt(arguments)}`, []string{"d3@7.8.5"}},
+		{"handlebars_dist_min", "vendor.js", `var s=n(5),o=n(6),a=i(o),l=n(10),g="4.7.7";t.VERSION=g;var _=8;t.COMPILER_REVISION=_;var x=7;t.LAST_COMPATIBLE_COMPILER_REVISION=x`, []string{"handlebars@4.7.7"}},
+		{"backbone_dist_min", "vendor.js", `var i=t.Backbone;var a=Array.prototype.slice;h.VERSION="1.4.1";h.$=e;h.noConflict=function(){t.Backbone=i;return this}`, []string{"backbone@1.4.1"}},
+		{"knockout_dist", "vendor.js", `function(a,c,d){a[c]=d};a.version="3.4.2";a.b("version",a.version);a.options={deferUpdates:!1,useOnlyNativeEvents:!1}`, []string{"knockout@3.4.2"}},
+		{"axios_dist_min", "vendor.js", `return function(r,o,i){if(!1===e)throw new AxiosError(n(o," has been removed"+(t?" in "+t:"")));return t&&!a[o]&&(a[o]=!0,console.warn("[Axios v1.6.0] Transitional option '"+o+"'"))}`, []string{"axios@1.6.0"}},
 		// Vue 3.4+ in a Vite bundle: its packages' banners.
 		{"vue3_package_banner", "index-Uu7yGAAh.js", "/**\n* @vue/runtime-core v3.4.21\n* (c) 2018-present Yuxi (Evan) You and Vue contributors\n* @license MIT\n**/", []string{"vue@3.4.21"}},
 		{"alpine_bundles_vue_reactivity", "module.esm.js", "/**\n* @vue/shared v3.5.41\n* (c) 2018-present Yuxi (Evan) You and Vue contributors\n* @license MIT\n**/\n/**\n* @vue/reactivity v3.5.41\n**/", nil},
