@@ -215,7 +215,7 @@ func sourceName(n string, q map[string]string) string {
 // Version returns the version OSV compares for u: a Debian package's
 // source version (the source_version qualifier, or the version in Syft's
 // "upstream=name@version") where it differs from the binary package's, an
-// rpm version with its epoch ("1:3.0.7-27.el9"), the Go standard library's
+// rpm or deb version with its epoch qualifier ("1:3.0.7-27.el9"), the Go standard library's
 // release without the "go" its tags carry ("go1.22.0" is 1.22.0); else
 // u.Version.
 func Version(u packageurl.PackageURL) string {
@@ -239,6 +239,10 @@ func Version(u packageurl.PackageURL) string {
 			if _, v, ok := strings.Cut(up, "@"); ok && v != "" {
 				return v
 			}
+		}
+		// Trivy writes a Debian epoch as a qualifier, as rpm purls do.
+		if e := q["epoch"]; e != "" && e != "0" && u.Version != "" && !strings.Contains(u.Version, ":") {
+			return e + ":" + u.Version
 		}
 	case "rpm":
 		if e := q["epoch"]; e != "" && e != "0" && u.Version != "" && !strings.Contains(u.Version, ":") {

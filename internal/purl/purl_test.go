@@ -50,6 +50,8 @@ func TestToEcosystem(t *testing.T) {
 		{purl: "pkg:deb/debian/libgcc-s1@12.2.0-14?arch=amd64&upstream=gcc-12%4012.2.0-14&distro=debian-12", eco: "Debian:12", name: "gcc-12", version: "12.2.0-14"},
 		{purl: "pkg:apk/alpine/musl-utils@1.2.4-r0?arch=x86_64&distro=alpine-3.18.0&origin=musl", eco: "Alpine:v3.18", name: "musl", version: "1.2.4-r0"},
 		{purl: "pkg:rpm/rocky/openssl-libs@3.0.7-27.el9?arch=x86_64&distro=rocky-9.4&epoch=1", eco: "Rocky Linux:9", name: "openssl-libs", version: "1:3.0.7-27.el9"},
+		// Trivy writes a Debian or Ubuntu epoch as a qualifier too.
+		{purl: "pkg:deb/ubuntu/openssh@8.9p1-3ubuntu0.10?arch=amd64&distro=ubuntu-22.04&epoch=1", eco: "Ubuntu:22.04", name: "openssh", version: "1:8.9p1-3ubuntu0.10"},
 		{purl: "pkg:rpm/rhel/bash@5.1.8-6.el9?arch=x86_64&distro=rhel-9.2", eco: "Red Hat:9", name: "bash", version: "5.1.8-6.el9"},
 		// OS extraction's namespaces for SUSE, openSUSE and Azure Linux,
 		// with the release their OSV records name.

@@ -14,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	packageurl "github.com/package-url/packageurl-go"
+
+	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
 // ErrUnsupportedSBOM is wrapped by every error Decode returns: the submission
@@ -208,6 +210,7 @@ const (
 	propSentinel // another sentinel:* property, kept on the component
 	propNpmDev   // cyclonedx-npm's cdx:npm:package:development
 	propTrivyClass
+	propTrivySource // aquasecurity:trivy:Src*: the source package (name is the field)
 )
 
 // trivyClass is the property Trivy sets on its components; "lang-pkgs"
@@ -217,6 +220,78 @@ const (
 	trivyClass     = "aquasecurity:trivy:Class"
 	trivyLangFiles = "lang-pkgs"
 )
+
+// Trivy names an OS package's source package in properties, not in its
+// purl: SrcName, and SrcVersion, SrcRelease and SrcEpoch where the
+// source's version differs from the binary's.
+const (
+	trivySrcName    = "aquasecurity:trivy:SrcName"
+	trivySrcVersion = "aquasecurity:trivy:SrcVersion"
+	trivySrcRelease = "aquasecurity:trivy:SrcRelease"
+	trivySrcEpoch   = "aquasecurity:trivy:SrcEpoch"
+)
+
+// trivySource is what Trivy says of a component's source package.
+type trivySource struct{ name, version, release, epoch string }
+
+func (t *trivySource) set(prop, v string) {
+	switch prop {
+	case trivySrcName:
+		t.name = v
+	case trivySrcVersion:
+		t.version = v
+	case trivySrcRelease:
+		t.release = v
+	case trivySrcEpoch:
+		t.epoch = v
+	}
+}
+
+// purl returns p with the source package in the qualifiers the advisory
+// side reads, as Sentinel's own SBOMs write it (ospkg.go): Debian's and
+// Ubuntu's records are keyed by source package (source, source_version)
+// and Alpine's by origin. p is returned as it is where Trivy said
+// nothing, or the purl already names a source.
+func (t *trivySource) purl(p string) string {
+	if t.name == "" || p == "" {
+		return p
+	}
+	u, err := packageurl.FromString(p)
+	if err != nil {
+		return p
+	}
+	q := u.Qualifiers.Map()
+	switch u.Type {
+	case "deb":
+		if q["source"] != "" || q["upstream"] != "" {
+			return p
+		}
+		if t.name != u.Name {
+			q["source"] = t.name
+		}
+		if t.version != "" {
+			v := t.version
+			if t.release != "" {
+				v += "-" + t.release
+			}
+			if t.epoch != "" && t.epoch != "0" {
+				v = t.epoch + ":" + v
+			}
+			if v != purl.Version(u) {
+				q["source_version"] = v
+			}
+		}
+	case "apk":
+		if q["origin"] != "" || t.name == u.Name {
+			return p
+		}
+		q["origin"] = t.name
+	default:
+		return p
+	}
+	u.Qualifiers = packageurl.QualifiersFromMap(q)
+	return u.ToString()
+}
 
 // npmDevelopment is the property cyclonedx-npm (and npm sbom) set on a
 // development dependency: the same as scope "excluded" here.
@@ -265,6 +340,8 @@ func (p *propName) UnmarshalJSON(b []byte) error {
 		p.kind = propLocation
 	case `"` + trivyClass + `"`:
 		p.kind = propTrivyClass
+	case `"` + trivySrcName + `"`, `"` + trivySrcVersion + `"`, `"` + trivySrcRelease + `"`, `"` + trivySrcEpoch + `"`:
+		p.kind, p.name = propTrivySource, string(b[1:len(b)-1])
 	default:
 		switch {
 		case bytes.HasPrefix(b, []byte(`"syft:location:`)) && bytes.HasSuffix(b, []byte(`:path"`)):
@@ -568,6 +645,7 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 	} else if _, err := packageurl.FromString(c.Purl); err != nil {
 		dc.NoPurl = true
 	}
+	var src trivySource
 	for _, p := range c.Properties {
 		switch p.Name.kind {
 		case propLocation:
@@ -583,8 +661,11 @@ func (s *componentSink) add(c *wireComponent, parent, at string, depth int) erro
 			}
 		case propTrivyClass:
 			dc.File = p.Value == trivyLangFiles && c.Purl == ""
+		case propTrivySource:
+			src.set(p.Name.name, p.Value)
 		}
 	}
+	dc.Purl = src.purl(dc.Purl)
 	if c.Evidence != nil {
 		for _, o := range c.Evidence.Occurrences {
 			dc.Locations = appendLocation(dc.Locations, o.Location)

@@ -136,6 +136,7 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 		dc.NoPurl = true
 	}
 	scope := str(c["scope"])
+	var src trivySource
 	for _, p := range list(c["properties"]) {
 		pm, _ := p.(map[string]any)
 		n := str(pm["name"])
@@ -152,8 +153,11 @@ func addValue(s *componentSink, v any, parent, at string, depth int) error {
 			scope = "excluded"
 		case n == trivyClass:
 			dc.File = str(pm["value"]) == trivyLangFiles && dc.Purl == ""
+		case n == trivySrcName || n == trivySrcVersion || n == trivySrcRelease || n == trivySrcEpoch:
+			src.set(n, str(pm["value"]))
 		}
 	}
+	dc.Purl = src.purl(dc.Purl)
 	if ev, ok := c["evidence"].(map[string]any); ok {
 		for _, o := range list(ev["occurrences"]) {
 			om, _ := o.(map[string]any)

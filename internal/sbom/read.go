@@ -45,11 +45,13 @@ import (
 
 // notPackage are the CycloneDX component types that name no package: Syft
 // lists every file it read as a "file" component, cyclonedx-gomod each
-// source file of a module. Without a purl they are not components an
-// advisory could name, and warning that they cannot be matched says
-// nothing.
+// source file of a module; Trivy and Syft name an image's operating system
+// ("ubuntu 22.04"), whose packages are the image's components. Without a
+// purl they are not components an advisory could name, and warning that
+// they cannot be matched says nothing.
 var notPackage = map[string]bool{
 	"file":                   true,
+	"operating-system":       true,
 	"data":                   true,
 	"machine-learning-model": true,
 	"cryptographic-asset":    true,

@@ -318,3 +318,33 @@ func TestReadGoPackages(t *testing.T) {
 		t.Errorf("warnings %+v, want none", res.Warnings)
 	}
 }
+
+// TestReadTrivyOSPackages: Trivy names a Debian package's source package
+// in properties (aquasecurity:trivy:SrcName, SrcVersion, SrcRelease,
+// SrcEpoch), not in its purl, and Debian's advisories are keyed by source
+// package: the purl gains the qualifiers Sentinel's own SBOMs write
+// (source, and source_version where it differs from the binary's, epochs
+// included). The image's operating system, a component without a purl,
+// is no package left out.
+func TestReadTrivyOSPackages(t *testing.T) {
+	res := mustReadSBOM(t, "trivy-fluentd-image.cdx.json")
+	got := map[string]string{}
+	for _, c := range res.Components {
+		got[c.Name] = c.Purl
+	}
+	for name, want := range map[string]string{
+		// bsdutils has an epoch, its source util-linux none
+		"bsdutils": "pkg:deb/debian/bsdutils@2.33.1-0.1?arch=amd64&distro=debian-10.2&epoch=1&source=util-linux&source_version=2.33.1-0.1",
+		// the same epoch on both: the source's version is the binary's
+		"libattr1": "pkg:deb/debian/libattr1@2.4.48-4?arch=amd64&distro=debian-10.2&epoch=1&source=attr",
+		"libc6":    "pkg:deb/debian/libc6@2.28-10?arch=amd64&distro=debian-10.2&source=glibc",
+		"bash":     "pkg:deb/debian/bash@5.0-4?arch=amd64&distro=debian-10.2",
+	} {
+		if got[name] != want {
+			t.Errorf("%s: purl %s, want %s", name, got[name], want)
+		}
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings %v: the operating system is no package without a purl", res.Warnings)
+	}
+}
