@@ -86,7 +86,83 @@ func xmlRoot(data []byte) (xml.Name, error) {
 // spdxFromTagValue parses an SPDX 2.1-2.3 tag-value document and writes it
 // as SPDX 2.3 JSON.
 func spdxFromTagValue(data []byte) ([]byte, error) {
-	return spdxAsJSON("SPDX tag-value document", tagvalue.Read, withoutSnippets(data))
+	data = withoutSnippets(data)
+	out, err := spdxAsJSON("SPDX tag-value document", tagvalue.Read, data)
+	if err == nil {
+		return out, nil
+	}
+	// The reader refuses a whole document over parts Sentinel does not
+	// read: File sections whose SPDXID lacks "SPDXRef-" (Syft 0.33 wrote
+	// them so, and relationships naming them), a supplier or originator
+	// without its "Person:" or "Organization:" (Syft's from package
+	// metadata). Read again without those, else report the first error.
+	if again, err2 := spdxAsJSON("SPDX tag-value document", tagvalue.Read, lenientTagValue(data)); err2 == nil {
+		return again, nil
+	}
+	return nil, err
+}
+
+// lenientTagValue drops from a tag-value document what is not needed to
+// read its packages and that the reader is strict about: File sections,
+// relationships between elements whose identifiers lack "SPDXRef-", and
+// suppliers and originators not written as "Person: ..." or
+// "Organization: ...".
+func lenientTagValue(data []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(data))
+	inFile, inText := false, false
+	for line := range bytes.Lines(data) {
+		if inText {
+			inText = !bytes.Contains(line, []byte("</text>"))
+			if inFile {
+				continue
+			}
+			out.Write(line)
+			continue
+		}
+		tag, value, ok := bytes.Cut(line, []byte(":"))
+		tag = bytes.TrimSpace(tag)
+		value = bytes.TrimSpace(value)
+		if ok {
+			if i := bytes.Index(value, []byte("<text>")); i >= 0 && !bytes.Contains(value[i:], []byte("</text>")) {
+				inText = true
+			}
+			switch string(tag) {
+			case "FileName":
+				inFile = true
+			case "PackageName", "SnippetSPDXID", "LicenseID", "Relationship", "DocumentName", "SPDXVersion":
+				inFile = false
+			}
+		}
+		if inFile {
+			continue
+		}
+		if ok && (string(tag) == "PackageSupplier" || string(tag) == "PackageOriginator") &&
+			!bytes.HasPrefix(value, []byte("Person:")) && !bytes.HasPrefix(value, []byte("Organization:")) && !bytes.Equal(value, []byte("NOASSERTION")) {
+			continue
+		}
+		if ok && string(tag) == "Relationship" && !spdxRelationshipIDs(value) {
+			continue
+		}
+		out.Write(line)
+	}
+	return out.Bytes()
+}
+
+// spdxRelationshipIDs reports whether both elements of a relationship
+// value ("SPDXRef-A CONTAINS SPDXRef-B") are identifiers the reader takes.
+func spdxRelationshipIDs(value []byte) bool {
+	f := bytes.Fields(value)
+	if len(f) < 3 {
+		return false
+	}
+	for _, id := range [][]byte{f[0], f[2]} {
+		if !bytes.HasPrefix(id, []byte("SPDXRef-")) && !bytes.HasPrefix(id, []byte("DocumentRef-")) &&
+			string(id) != "NOASSERTION" && string(id) != "NONE" {
+			return false
+		}
+	}
+	return true
 }
 
 // spdxFromYAML parses an SPDX 2 YAML document and writes it as SPDX 2.3

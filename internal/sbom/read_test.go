@@ -348,3 +348,18 @@ func TestReadTrivyOSPackages(t *testing.T) {
 		t.Errorf("warnings %v: the operating system is no package without a purl", res.Warnings)
 	}
 }
+
+// TestReadLenientTagValue: Syft 0.33 wrote tag-value documents whose File
+// sections have SPDXIDs without "SPDXRef-", which the SPDX library's
+// reader refuses whole. Their packages are read all the same, the same as
+// from the JSON document Syft wrote beside it.
+func TestReadLenientTagValue(t *testing.T) {
+	tv := mustReadSBOM(t, "syft-0.33-flagger.spdx")
+	js := mustReadSBOM(t, "syft-0.33-flagger.spdx.json")
+	if len(tv.Components) == 0 {
+		t.Fatal("no components")
+	}
+	if diff := cmp.Diff(purlSet(js.Components), purlSet(tv.Components)); diff != "" {
+		t.Errorf("purls of the tag-value document differ from the JSON one's (-json +tag-value):\n%s", diff)
+	}
+}
