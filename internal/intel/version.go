@@ -1,6 +1,7 @@
 package intel
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -237,6 +238,9 @@ func newQVersion(eco, s string) *qversion {
 
 // init sets q to s parsed in eco, without allocating for plain versions.
 func (q *qversion) init(eco, s string) {
+	if eco == "RubyGems" {
+		s = gemVersion(s)
+	}
 	*q = qversion{s: s, eco: eco}
 	if fastEcosystems[eco] {
 		v, rest, ok := parseFast(s, semverLike[eco])
@@ -263,6 +267,24 @@ func (q *qversion) init(eco, s string) {
 	q.ensureSem()
 }
 
+// gemVersion is a RubyGems version as Gem::Version orders it: a platform
+// gem's version without its platform ("1.15.4-x86_64-linux", "9.4.3.0-java",
+// as lockfiles and purls carry them, are 1.15.4 and 9.4.3.0), and any
+// other hyphen read as ".pre." ("4.0.0-beta.2" is "4.0.0.pre.beta.2", above
+// 4.0.0.beta and below 4.0.0), where semantic compares it as written.
+func gemVersion(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	if m := gemPlatform.FindStringIndex(s); m != nil && m[0] > 0 {
+		s = s[:m[0]]
+	}
+	return strings.ReplaceAll(s, "-", ".pre.")
+}
+
+// gemPlatform is the platform at the end of a platform gem's version.
+var gemPlatform = regexp.MustCompile(`-(?:java|jruby|dalvik|mswin(?:32|64)?|mingw32|x64-mingw(?:32|-ucrt)|universal-[a-z0-9_.]+|(?:x86_64|x86|i[3-6]86|aarch64|arm64|arm|armv[0-9a-z]+|powerpc64le|ppc64le|s390x|riscv64|sparc)-[a-z0-9_.]+(?:-[a-z0-9_.]+)?)$`)
+
 // startsNumeric reports whether s starts with a digit, after an optional
 // "v".
 func startsNumeric(s string) bool {
@@ -286,6 +308,9 @@ func (q *qversion) ensureSem() {
 // cmp orders q against e, whose string form is es. ok is false when the two
 // cannot be ordered (a version semantic refuses, or mismatched types).
 func (q *qversion) cmp(e *version, es string) (c int, ok bool) {
+	if q.eco == "RubyGems" {
+		es = gemVersion(es) // as e was parsed
+	}
 	if q.nfast != 0 && e.nfast != 0 {
 		for i := range len(q.fast) {
 			if q.fast[i] != e.fast[i] {

@@ -361,8 +361,12 @@ func checkQualifiedOrder(t *testing.T, tie bool) {
 			if va.nfast == 0 || vb.nfast == 0 || (!va.prefix && !vb.prefix) || (va.fast == vb.fast) != tie {
 				continue
 			}
-			sa, err1 := semantic.Parse(a, semanticEcosystem(eco))
-			sb, err2 := semantic.Parse(b, semanticEcosystem(eco))
+			ca, cb := a, b
+			if eco == "RubyGems" { // ordered as Gem::Version reads them
+				ca, cb = gemVersion(a), gemVersion(b)
+			}
+			sa, err1 := semantic.Parse(ca, semanticEcosystem(eco))
+			sb, err2 := semantic.Parse(cb, semanticEcosystem(eco))
 			if err1 != nil || err2 != nil {
 				continue
 			}
@@ -382,6 +386,30 @@ func checkQualifiedOrder(t *testing.T, tie bool) {
 		}
 		if checked < 1000 {
 			t.Errorf("%s: only %d pairs checked", eco, checked)
+		}
+	}
+}
+
+// TestRubyGemsHyphen: RubyGems reads a hyphen as ".pre." (Gem::Version:
+// "4.0.0-beta.2" is "4.0.0.pre.beta.2"), so a fix at "4.0.0-beta.2", as
+// GitHub's advisory for the bootstrap gem writes it, is above 4.0.0.alpha6
+// and 4.0.0.beta and below 4.0.0; a platform gem's version carries its
+// platform after a hyphen, which is not part of the version.
+func TestRubyGemsHyphen(t *testing.T) {
+	fix := newQVersion("RubyGems", "4.0.0-beta.2")
+	fix.ensureTie()
+	for _, c := range []struct {
+		v    string
+		want int // the order of v against the fix
+	}{
+		{"3.9.9", -1}, {"4.0.0.alpha6", -1}, {"4.0.0.beta", -1}, {"4.0.0.pre.beta.2", 0}, {"4.0.0-beta.2", 0},
+		{"4.0.0.pre.beta.3", 1}, {"4.0.0", 1},
+		// a platform gem's version is its version
+		{"4.0.0-java", 1}, {"3.9.9-x86_64-linux", -1},
+	} {
+		got, ok := newQVersion("RubyGems", c.v).cmp(&fix.version, fix.s)
+		if !ok || got != c.want {
+			t.Errorf("%s against 4.0.0-beta.2: %d (ok %v), want %d", c.v, got, ok, c.want)
 		}
 	}
 }
