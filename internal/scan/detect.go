@@ -395,6 +395,7 @@ var fileNames = map[string]string{
 	"font-awesome": "font-awesome", "tinymce": "tinymce", "dojo": "dojo", "ember.js": "ember-source",
 	"modernizr": "modernizr", "prototype": "prototype", "jquery-mobile": "jquery-mobile",
 	"jquery.mobile": "jquery-mobile", "three.js": "three", "socket.io": "socket.io-client",
+	"ckeditor4": "ckeditor4", "ckeditor5": "ckeditor5", "mootools": "mootools", "mootools-core": "mootools",
 }
 
 // CDN layouts that name a library and version in the path.
@@ -413,6 +414,11 @@ var (
 	bootstrapCDN = regexp.MustCompile(`^/(bootstrap|twitter-bootstrap|font-awesome|bootswatch)/(\d[\d.]{0,20})/`)
 	// ajax.aspnetcdn.com: /ajax/jQuery/jquery-3.4.1.min.js, /ajax/bootstrap/4.5.2/...
 	aspnetCDN = regexp.MustCompile(`^/ajax/([A-Za-z.-]{1,40})/(\d[\d.]{0,20})/`)
+	// cdn.ckeditor.com: CKEditor 4 at /4.16.0/standard/ckeditor.js, 5 at
+	// /ckeditor5/41.0.0/classic/ckeditor.js.
+	ckeditorCDN = regexp.MustCompile(`^/(?:(ckeditor5)/)?(\d{1,3}\.\d{1,3}\.\d{1,3})/`)
+	// use.fontawesome.com and Font Awesome's kits: /releases/v5.15.4/css/all.css
+	fontAwesomeCDN = regexp.MustCompile(`^/releases/v(\d{1,2}\.\d{1,3}\.\d{1,3})/`)
 
 	wpPlugin       = regexp.MustCompile(`/wp-content/plugins/([a-z0-9][a-z0-9_.-]{0,100})/`)
 	wpTheme        = regexp.MustCompile(`/wp-content/themes/([a-z0-9][a-z0-9_.-]{0,100})/`)
@@ -447,6 +453,9 @@ func pathObservations(u *url.URL) []observation {
 			return
 		}
 		v := normVersion(version)
+		if npm == "font-awesome" && v != "" && v[0] >= '5' && v[0] <= '9' && (len(v) == 1 || v[1] == '.') {
+			npm = "@fortawesome/fontawesome-free" // npm's font-awesome ends at 4.7.0
+		}
 		o := observation{key: productKey("npm:" + npm), kind: sentinel.EvidencePath, url: us, detail: what, confidence: sentinel.ConfidenceProduct}
 		if v != "" {
 			o.version, o.confidence = v, sentinel.ConfidenceBanner
@@ -477,6 +486,15 @@ func pathObservations(u *url.URL) []observation {
 	case strings.Contains(host, "aspnetcdn.com") && aspnetCDN.MatchString(p):
 		m := aspnetCDN.FindStringSubmatch(p)
 		lib(m[1], m[2], "CDN path "+p)
+	case host == "cdn.ckeditor.com" && ckeditorCDN.MatchString(p):
+		m := ckeditorCDN.FindStringSubmatch(p)
+		name := "ckeditor4"
+		if m[1] != "" {
+			name = "ckeditor5"
+		}
+		lib(name, m[2], "CDN path "+p)
+	case host == "use.fontawesome.com" && fontAwesomeCDN.MatchString(p):
+		lib("font-awesome", fontAwesomeCDN.FindStringSubmatch(p)[1], "CDN path "+p)
 	}
 	if len(out) == 0 {
 		if m := fileVersion.FindStringSubmatch(base); m != nil {

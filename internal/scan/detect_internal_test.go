@@ -31,6 +31,14 @@ func TestPathObservations(t *testing.T) {
 		{"https://example.com/vendor/jquery/3.4.1/plugins/select2.min.js", []string{"npm:select2@"}},
 		{"https://example.com/lib/vue/2.6.14/dist/vue.min.js", []string{"npm:vue@2.6.14"}},
 		{"https://example.com/js/app.3f9a2c.js", nil},
+		// CKEditor's and Font Awesome's own CDNs; Font Awesome 5 and later
+		// is npm's @fortawesome/fontawesome-free, 4 npm's font-awesome.
+		{"https://cdn.ckeditor.com/4.16.0/standard/ckeditor.js", []string{"npm:ckeditor4@4.16.0"}},
+		{"https://cdn.ckeditor.com/ckeditor5/41.0.0/classic/ckeditor.js", []string{"npm:ckeditor5@41.0.0"}},
+		{"https://use.fontawesome.com/releases/v5.15.4/css/all.css", []string{"npm:@fortawesome/fontawesome-free@5.15.4"}},
+		{"https://cdnjs.cloudflare.com/ajax/libs/font-awesome/6.4.2/css/all.min.css", []string{"npm:@fortawesome/fontawesome-free@6.4.2"}},
+		{"https://maxcdn.bootstrapcdn.com/font-awesome/4.7.0/css/font-awesome.min.css", []string{"npm:font-awesome@4.7.0"}},
+		{"https://ajax.googleapis.com/ajax/libs/mootools/1.6.0/mootools.min.js", []string{"npm:mootools@1.6.0"}},
 		{"https://example.com/wp-includes/js/jquery/jquery.min.js?ver=3.6.1", []string{"wordpress@~3.6.1", "npm:jquery@", "npm:jquery@~3.6.1"}},
 		{"https://example.com/wp-content/plugins/akismet/_inc/akismet.js?ver=5.0.1", []string{"wordpress@", "wp-plugin:akismet@~5.0.1"}},
 		{"https://example.com/wp-content/themes/twentytwentythree/style.css", []string{"wordpress@", "wp-theme:twentytwentythree@"}},

@@ -49,6 +49,7 @@ var npmDisplay = map[string]string{
 	"socket.io-client": "Socket.io", "ckeditor4": "CKEditor", "ckeditor5": "CKEditor 5",
 	"vue-router": "Vue Router", "vuex": "Vuex", "sweetalert2": "SweetAlert2", "core-js": "core-js",
 	"echarts": "Apache ECharts", "xlsx": "SheetJS", "pdfmake": "pdfmake",
+	"font-awesome": "Font Awesome", "@fortawesome/fontawesome-free": "Font Awesome", "mootools": "MooTools",
 }
 
 var npmCategory = map[string]string{
