@@ -342,18 +342,6 @@ func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	have := map[string]bool{}
 	for _, p := range inv.Packages {
 		have[pep503(p.Name)] = true
-		// scalibr reads one comparator: "django>=3.2,<4.0" is left
-		// without a version, where "django>=3.2" gives its lowest. Both
-		// give the lowest, marked as a bound.
-		if m, ok := p.Metadata.(*requirements.Metadata); ok && p.Version == "" && strings.Contains(m.Requirement, ",") {
-			if _, v, bound := pythonRequirement(m.Requirement); v != "" {
-				p.Version = v
-				m.VersionComparator = strings.TrimSuffix(bound, v) // "" for a pin ("==2.0,!=2.1" is none)
-				if m.VersionComparator == "" {
-					m.VersionComparator = "=="
-				}
-			}
-		}
 	}
 	for _, group := range []string{"default", "develop"} {
 		var deps map[string]struct {
