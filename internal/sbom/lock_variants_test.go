@@ -259,25 +259,41 @@ func TestRequirementsBounds(t *testing.T) {
 // development only, with what only they depend on, as the project's own
 // private references are; the project's other packages are not.
 func TestNuGetBuildPropsPrivate(t *testing.T) {
-	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/dotnet-build-props", sbom.Options{})
+	checkDevelopment(t, developmentOf(t, "dotnet-build-props"), map[string]bool{
+		"Nerdbank.GitVersioning": true, "Microsoft.SourceLink.GitHub": true, "Microsoft.SourceLink.Common": true,
+		"Microsoft.Build.Tasks.Git": true, "Microsoft.CodeAnalysis.BannedApiAnalyzers": true,
+		// the project's own PrivateAssets, then two of its runtime packages
+		"Microsoft.Net.Compilers.Toolset": true, "MediatR": false, "MessagePack": false,
+	})
+}
+
+// developmentOf extracts a lock-variants case and returns each library's
+// development mark, by name and by name@version.
+func developmentOf(t *testing.T, dir string) map[string]bool {
+	t.Helper()
+	res, err := sbom.Extract(context.Background(), filepath.Join("testdata/lock-variants", dir), sbom.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dev := map[string]bool{}
 	for _, c := range res.Components {
-		dev[c.Name] = c.Development
+		if c.Type == "library" {
+			dev[c.Name] = c.Development
+			dev[c.Name+"@"+c.Version] = c.Development
+		}
 	}
-	for name, want := range map[string]bool{
-		"Nerdbank.GitVersioning": true, "Microsoft.SourceLink.GitHub": true, "Microsoft.SourceLink.Common": true,
-		"Microsoft.Build.Tasks.Git": true, "Microsoft.CodeAnalysis.BannedApiAnalyzers": true,
-		// the project's own PrivateAssets, then two of its runtime packages
-		"Microsoft.Net.Compilers.Toolset": true, "MediatR": false, "MessagePack": false,
-	} {
-		got, ok := dev[name]
-		if !ok {
-			t.Errorf("no component %s", name)
-		} else if got != want {
-			t.Errorf("%s: development %v, want %v", name, got, want)
+	return dev
+}
+
+// checkDevelopment reports each component of want that is missing from
+// dev or marked otherwise.
+func checkDevelopment(t *testing.T, dev, want map[string]bool) {
+	t.Helper()
+	for k, w := range want {
+		if got, ok := dev[k]; !ok {
+			t.Errorf("no component %s", k)
+		} else if got != w {
+			t.Errorf("%s: development %v, want %v", k, got, w)
 		}
 	}
 }
@@ -343,21 +359,8 @@ func TestPnpmDevAbsent(t *testing.T) {
 // its own package.json, is the project's runtime dependency where the
 // project depends on the folder at runtime: ms 2.0.0 through localpkg.
 func TestYarnV1LocalFolders(t *testing.T) {
-	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/yarn-v1-local-folders", sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := map[string]bool{}
-	for _, c := range res.Components {
-		if c.Type == "library" {
-			dev[c.Name+"@"+c.Version] = c.Development
-		}
-	}
-	for k, want := range map[string]bool{"ms@2.0.0": false, "ms@2.1.3": true, "typescript@5.4.5": true, "react-dom@18.2.0": false} {
-		if got, ok := dev[k]; !ok || got != want {
-			t.Errorf("%s: development %v (present %v), want %v", k, got, ok, want)
-		}
-	}
+	checkDevelopment(t, developmentOf(t, "yarn-v1-local-folders"),
+		map[string]bool{"ms@2.0.0": false, "ms@2.1.3": true, "typescript@5.4.5": true, "react-dom@18.2.0": false})
 }
 
 // TestYarnBerryCatalog: Yarn 4.10's catalogs leave "catalog:" in the
@@ -365,18 +368,10 @@ func TestYarnV1LocalFolders(t *testing.T) {
 // is followed through it: is-number, from the "dev" catalog in
 // devDependencies, is development-only, and ms is not.
 func TestYarnBerryCatalog(t *testing.T) {
-	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/yarn-berry-catalog", sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev := map[string]bool{}
-	for _, c := range res.Components {
-		if c.Type == "library" {
-			dev[c.Name+"@"+c.Version] = c.Development
-		}
-	}
-	if want := map[string]bool{"is-number@7.0.0": true, "ms@2.1.3": false}; !maps.Equal(dev, want) {
-		t.Errorf("components and development %v, want %v", dev, want)
+	dev := developmentOf(t, "yarn-berry-catalog")
+	checkDevelopment(t, dev, map[string]bool{"is-number@7.0.0": true, "ms@2.1.3": false})
+	if len(dev) != 4 {
+		t.Errorf("components %v, want is-number and ms", dev)
 	}
 }
 
