@@ -87,25 +87,20 @@ func TestMatchScriptPlugins(t *testing.T) {
 		}
 		return "", false
 	}
-	for _, src := range []string{
-		"https://cdnjs.cloudflare.com/ajax/libs/jquery-migrate/1.4.1/jquery-migrate.min.js",
-		"https://cdnjs.cloudflare.com/ajax/libs/jquery-easing/1.4.1/jquery.easing.min.js",
-		"https://cdnjs.cloudflare.com/ajax/libs/jquery.mask/1.14.16/jquery.mask.min.js",
-		"https://cdnjs.cloudflare.com/ajax/libs/jquery-validate/1.19.5/jquery.validate.min.js",
-		"https://cdnjs.cloudflare.com/ajax/libs/jquery-modal/0.9.1/jquery.modal.min.js",
+	// Each plugin's URL, and the library whose rule it must not satisfy.
+	for src, key := range map[string]string{
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-migrate/1.4.1/jquery-migrate.min.js":                "npm:jquery",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-easing/1.4.1/jquery.easing.min.js":                  "npm:jquery",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery.mask/1.14.16/jquery.mask.min.js":                    "npm:jquery",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-validate/1.19.5/jquery.validate.min.js":             "npm:jquery",
+		"https://cdnjs.cloudflare.com/ajax/libs/jquery-modal/0.9.1/jquery.modal.min.js":                    "npm:jquery",
+		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-datepicker/1.9.0/js/bootstrap-datepicker.min.js": "npm:bootstrap",
+		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-select/1.13.18/js/bootstrap-select.min.js":       "npm:bootstrap",
+		"https://example.com/vendor/bootstrap-select/1.13.14/js/bootstrap-select.min.js":                   "npm:bootstrap",
+		"https://cdn.jsdelivr.net/npm/bootstrap-table@1.22.1/dist/bootstrap-table.min.js":                  "npm:bootstrap",
 	} {
-		if v, ok := versionOf(src, "npm:jquery"); ok {
-			t.Errorf("%s: jQuery %q, want no jQuery", src, v)
-		}
-	}
-	for _, src := range []string{
-		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-datepicker/1.9.0/js/bootstrap-datepicker.min.js",
-		"https://cdnjs.cloudflare.com/ajax/libs/bootstrap-select/1.13.18/js/bootstrap-select.min.js",
-		"https://example.com/vendor/bootstrap-select/1.13.14/js/bootstrap-select.min.js",
-		"https://cdn.jsdelivr.net/npm/bootstrap-table@1.22.1/dist/bootstrap-table.min.js",
-	} {
-		if v, ok := versionOf(src, "npm:bootstrap"); ok {
-			t.Errorf("%s: Bootstrap %q, want no Bootstrap", src, v)
+		if v, ok := versionOf(src, key); ok {
+			t.Errorf("%s: %s %q, want none", src, key, v)
 		}
 	}
 	for src, want := range map[string][2]string{
