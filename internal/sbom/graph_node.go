@@ -508,11 +508,11 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		for len(work) > 0 {
 			it := work[len(work)-1]
 			work = work[:len(work)-1]
-			maps := []map[string]string{it.m.Dependencies, it.m.DevDependencies, it.m.OptionalDependencies}
+			declared := []map[string]string{it.m.Dependencies, it.m.DevDependencies, it.m.OptionalDependencies}
 			if it.folder {
-				maps[1] = nil
+				declared[1] = nil
 			}
-			for k, deps := range maps {
+			for k, deps := range declared {
 				dev := it.dev || k == 1 // a name in both maps is a runtime one too (start)
 				for n, r := range deps {
 					ti, ok := target(n, r)
