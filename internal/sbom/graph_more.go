@@ -502,8 +502,10 @@ var (
 
 func mixGraph(data []byte, lk *lockIndex) error {
 	// Entries and mix.exs name a package by the project's name for it,
-	// the components by the package's name on Hex (mixLock).
-	hex := mixHexNames(mixLockOpened(data))
+	// the components by the package's name on Hex (mixLock): hex maps
+	// the one to the other where they differ, filled as the entries are
+	// read.
+	hex := map[string]string{}
 	find := func(name, version string) (int, bool) {
 		if n, ok := hex[name]; ok {
 			name = n
@@ -521,6 +523,9 @@ func mixGraph(data []byte, lk *lockIndex) error {
 		line := sc.Text()
 		if m := mixHex().FindStringSubmatch(line); m != nil {
 			e := entry{name: m[1], version: m[3]}
+			if m[1] != m[2] {
+				hex[m[1]] = m[2]
+			}
 			for _, d := range mixDepAtom().FindAllStringSubmatch(m[4], -1) {
 				e.deps = append(e.deps, d[1])
 			}

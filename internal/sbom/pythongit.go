@@ -3,7 +3,6 @@ package sbom
 import (
 	"context"
 	"encoding/json"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"io/fs"
 	"maps"
 	"path"
@@ -13,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/google/osv-scalibr/extractor/filesystem/osv"
 	"github.com/google/osv-scalibr/inventory"
 )
