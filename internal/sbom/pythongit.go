@@ -8,8 +8,10 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
+	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
@@ -32,6 +34,24 @@ import (
 // project's own tree.
 type requirementsTxt struct {
 	filesystem.Extractor
+	// constrained holds, for one scan, the file names each requirements
+	// directory's files name with -c, by directory.
+	constrained *constrainedNames
+}
+
+// constrainedNames is the per-scan cache of requirementsTxt.
+type constrainedNames struct {
+	mu    sync.Mutex
+	byDir map[string]map[string]bool
+}
+
+// newRequirementsTxt builds requirementsTxt for one scan.
+func newRequirementsTxt(cfg *cpb.PluginConfig) (filesystem.Extractor, error) {
+	ex, err := requirements.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return requirementsTxt{Extractor: ex, constrained: &constrainedNames{byDir: map[string]map[string]bool{}}}, nil
 }
 
 // FileRequired implements filesystem.Extractor: scalibr's requirements
@@ -54,8 +74,9 @@ var constraintOption = lazyRegexp(`(?m)^\s*(?:-c|--constraint)(?:\s+|\s*=\s*)(\S
 // constraintsFile reports whether the file at p, of a requirements
 // directory, is a constraints file: its name says so (constraints.txt,
 // common_constraints.txt, upper-constraints.txt), or another file of the
-// directory names it with -c.
-func constraintsFile(fsys fs.FS, p string) bool {
+// directory names it with -c. The directory's files are read once in a
+// scan, whichever of them comes first.
+func (e requirementsTxt) constraintsFile(fsys fs.FS, p string) bool {
 	base := path.Base(p)
 	if strings.Contains(strings.ToLower(base), "constraint") {
 		return true
@@ -64,12 +85,23 @@ func constraintsFile(fsys fs.FS, p string) bool {
 		return false
 	}
 	dir := path.Dir(p)
+	names := func() map[string]bool { return constraintNames(fsys, dir) }
+	if e.constrained == nil {
+		return names()[base]
+	}
+	return memo(&e.constrained.mu, e.constrained.byDir, dir, names)[base]
+}
+
+// constraintNames returns the base names of the files that the .txt files
+// of dir name with -c.
+func constraintNames(fsys fs.FS, dir string) map[string]bool {
+	names := map[string]bool{}
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return false
+		return names
 	}
 	for _, e := range entries {
-		if e.IsDir() || e.Name() == base || path.Ext(e.Name()) != ".txt" {
+		if e.IsDir() || path.Ext(e.Name()) != ".txt" {
 			continue
 		}
 		b, err := fs.ReadFile(fsys, path.Join(dir, e.Name()))
@@ -77,12 +109,12 @@ func constraintsFile(fsys fs.FS, p string) bool {
 			continue
 		}
 		for _, m := range constraintOption().FindAllSubmatch(b, -1) {
-			if path.Base(string(m[1])) == base {
-				return true
+			if n := path.Base(string(m[1])); n != e.Name() {
+				names[n] = true
 			}
 		}
 	}
-	return false
+	return names
 }
 
 // devRequirements reports whether a requirements file is, by its name,
@@ -132,7 +164,7 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	}
 	// A constraints file (pip's -c) only limits the versions of what
 	// other files install: it installs nothing of its own.
-	if inRequirementsDir(in.Path) && constraintsFile(in.FS, in.Path) {
+	if inRequirementsDir(in.Path) && e.constraintsFile(in.FS, in.Path) {
 		return inventory.Inventory{}, nil
 	}
 	have := map[string]bool{}

@@ -85,7 +85,7 @@ var registry = []struct {
 	{packagejson.Name, Languages, wrap[npmInstalled](packagejson.New)},                    // node_modules/**/package.json where node_modules keeps no lockfile and the project has none (npminstalled.go)
 	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
-	{requirements.Name, Languages, wrap[requirementsTxt](requirements.New)},               // requirements*.txt, with requirements from git repositories
+	{requirements.Name, Languages, newRequirementsTxt},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                          // poetry.lock
 	{pipfilelock.Name, Languages, wrap[pipfileLock](pipfilelock.New)},                     // Pipfile.lock, with its git dependencies
 	{wheelegg.Name, Languages, wrap[pythonInstalled](wheelegg.New)},                       // site-packages/*.dist-info/METADATA, *.egg-info/PKG-INFO: installed distributions (pyinstalled.go)
