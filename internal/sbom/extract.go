@@ -235,6 +235,9 @@ type fileOutcome struct {
 // workspace member (lockAnnotation.locals).
 type local struct {
 	purl, dir string // dir: the lockfile's directory
+	// at is the package's own directory, where the lockfile says
+	// (Gemfile.lock's PATH remote: .), relative to the scan root.
+	at string
 }
 
 // Extract walks the tree under root and extracts components from every
@@ -665,7 +668,8 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 			out.links[d] = append(out.links[d], ls...)
 		}
 		for _, l := range an.locals {
-			out.locals = append(out.locals, local{purl: l, dir: path.Dir(j.path)})
+			l.dir = path.Dir(j.path)
+			out.locals = append(out.locals, l)
 		}
 		out.files = append(out.files, File{Path: j.path, Extractor: ex.Name(), Packages: len(comps), Graph: an.graph})
 		out.comps = append(out.comps, comps...)

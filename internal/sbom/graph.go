@@ -127,9 +127,12 @@ type lockIndex struct {
 	edges     []lockEdge // in any order, perhaps repeated
 	// roots are the direct dependencies by workspace directory, relative
 	// to the lockfile's directory ("" for the lockfile's own project).
-	roots    map[string]map[int]bool
-	links    map[string]map[string]bool // see link
-	local    map[int]bool
+	roots map[string]map[int]bool
+	links map[string]map[string]bool // see link
+	local map[int]bool
+	// localAt are the directories of local packages, relative to the
+	// lockfile's, where the lockfile records them (Gemfile.lock's PATH).
+	localAt  map[int]string
 	vcs      map[int][]string // candidate vcs_url values (see setVCS)
 	licenses map[int][]string
 	// file is the lockfile's path.
@@ -176,6 +179,7 @@ func newLockIndex(comps []sentinel.Component, norm func(string) string) *lockInd
 		norm:      norm,
 		roots:     map[string]map[int]bool{},
 		local:     map[int]bool{},
+		localAt:   map[int]string{},
 		vcs:       map[int][]string{},
 		licenses:  map[int][]string{},
 	}
@@ -397,9 +401,10 @@ type lockAnnotation struct {
 	// roots are the direct dependencies' purls by workspace directory,
 	// relative to the root of the scan.
 	roots map[string][]string
-	// locals are the purls of local packages: the project or a workspace
-	// member, not a dependency.
-	locals []string
+	// locals are the local packages: the project or a workspace member,
+	// not a dependency. Their dir is relative to the scan root, and only
+	// set where the lockfile says where the package is.
+	locals []local
 	// links are, by workspace directory relative to the root of the scan,
 	// the directories of the workspace members it depends on.
 	links map[string][]string
@@ -511,7 +516,11 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		}
 	}
 	for i := range lk.local {
-		an.locals = append(an.locals, comps[i].Purl)
+		l := local{purl: comps[i].Purl}
+		if at, ok := lk.localAt[i]; ok {
+			l.at = path.Join(dir, at)
+		}
+		an.locals = append(an.locals, l)
 	}
 	for wd, tos := range lk.links {
 		if an.links == nil {

@@ -402,6 +402,7 @@ func gemGraph(data []byte, lk *lockIndex) error {
 	var section, remote, revision string
 	var inDeps bool
 	var dev map[string]bool
+	paths := map[string][]int{} // PATH gems by remote
 	devGems := func() map[string]bool {
 		if dev == nil {
 			dev = map[string]bool{}
@@ -454,6 +455,7 @@ func gemGraph(data []byte, lk *lockIndex) error {
 						lk.setVCS(i, vcsURL(remote, revision))
 					case "PATH":
 						lk.local[i] = true
+						paths[remote] = append(paths[remote], i)
 					}
 				}
 				inDeps = true
@@ -484,6 +486,21 @@ func gemGraph(data []byte, lk *lockIndex) error {
 		for _, d := range s.deps {
 			if to, ok := lk.find(d, ""); ok {
 				lk.edge(from, to)
+			}
+		}
+	}
+	// A PATH gem is at its remote when it is the only gem there, or when
+	// its gemspec is (a gem's own repository: remote: ., whose Gemfile
+	// says gemspec; rails lists all its gems under remote: ., and only
+	// rails.gemspec is there).
+	for remote, gems := range paths {
+		at := path.Clean(remote)
+		if path.IsAbs(at) || at == ".." || strings.HasPrefix(at, "../") {
+			continue
+		}
+		for _, i := range gems {
+			if len(gems) == 1 || lk.sibling(path.Join(at, lk.comps[i].Name+".gemspec")) != nil {
+				lk.localAt[i] = at
 			}
 		}
 	}

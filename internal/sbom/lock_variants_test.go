@@ -447,3 +447,40 @@ func TestPubGitSource(t *testing.T) {
 		t.Errorf("no components %v", want)
 	}
 }
+
+// TestGemOwnRepository: a gem's repository lists the gem itself under
+// PATH, remote: . It is the project, with its dependencies, not a
+// dependency of its own. Where several gems share that remote (rails),
+// the one whose gemspec is there is the project and the others stay.
+func TestGemOwnRepository(t *testing.T) {
+	for _, c := range []struct {
+		dir, project, direct, kept string
+	}{
+		{dir: "gem-own-repository", project: "pkg:gem/devise@5.0.3", direct: "pkg:gem/bcrypt@3.1.22"},
+		{dir: "gem-path-monorepo", project: "pkg:gem/rails@7.1.3", direct: "pkg:gem/actioncable@7.1.3", kept: "pkg:gem/actioncable@7.1.3"},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/lock-variants", c.dir), sbom.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			main := res.MainProject()
+			if main == nil || main.Purl != c.project {
+				t.Fatalf("main project %+v, want %s", main, c.project)
+			}
+			if !slices.Contains(main.DependsOn, c.direct) || slices.Contains(main.DependsOn, c.project) {
+				t.Errorf("the project depends on %v, want %s and not itself", main.DependsOn, c.direct)
+			}
+			var purls []string
+			for _, comp := range res.Components {
+				purls = append(purls, comp.Purl)
+			}
+			if slices.Contains(purls, c.project) {
+				t.Errorf("the project %s is among its own components", c.project)
+			}
+			if c.kept != "" && !slices.Contains(purls, c.kept) {
+				t.Errorf("%s, another gem of the PATH remote, is not a component: %v", c.kept, purls)
+			}
+		})
+	}
+}

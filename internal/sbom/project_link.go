@@ -92,7 +92,26 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 			}
 			break
 		}
-		p.DependsOn = append(p.DependsOn, roots[dir]...)
+		if p.Purl == "" && p.Ecosystem == "" {
+			// An unnamed project is the local package its lockfile
+			// places in its directory: a gem's own repository, whose
+			// Gemfile.lock lists the gem under PATH, remote: .
+			for _, l := range locals {
+				if i, ok := byPurl[l.purl]; ok && !removed[i] && l.at == dir {
+					removed[i] = true
+					c := comps[i]
+					p.Name, p.Version, p.Purl, p.Ecosystem = c.Name, c.Version, c.Purl, c.Ecosystem
+					p.Licenses = c.Licenses
+					p.DependsOn = append(p.DependsOn, c.DependsOn...)
+					break
+				}
+			}
+		}
+		for _, d := range roots[dir] {
+			if d != p.Purl || d == "" {
+				p.DependsOn = append(p.DependsOn, d)
+			}
+		}
 		if len(p.DependsOn) == 0 && len(pr.deps) > 0 {
 			idx, ok := lockDirs[p.Ecosystem]
 			if !ok {
