@@ -72,6 +72,7 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 		}
 		return i, ok
 	}
+	var own []int
 	for _, p := range lock.Package {
 		from, ok := crate(p.Name, p.Version, p.Source)
 		if !ok {
@@ -79,6 +80,7 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 		}
 		if p.Source == "" {
 			lk.local[from] = true // the workspace's own crates
+			own = append(own, from)
 		}
 		for _, d := range p.Dependencies {
 			// "name", "name version" or "name version (source)".
@@ -102,6 +104,11 @@ func cargoGraph(data []byte, lk *lockIndex) error {
 				}
 			}
 		}
+	}
+	if len(own) == 1 {
+		// One crate of its own: the package the lockfile is for, in its
+		// directory, whether or not its Cargo.toml was scanned.
+		lk.localAt[own[0]] = "."
 	}
 	return nil
 }

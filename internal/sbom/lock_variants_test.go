@@ -448,16 +448,19 @@ func TestPubGitSource(t *testing.T) {
 	}
 }
 
-// TestGemOwnRepository: a gem's repository lists the gem itself under
-// PATH, remote: . It is the project, with its dependencies, not a
-// dependency of its own. Where several gems share that remote (rails),
-// the one whose gemspec is there is the project and the others stay.
-func TestGemOwnRepository(t *testing.T) {
+// TestOwnPackageIsProject: a lockfile that lists the package it is for
+// makes it the project, with its dependencies, not a dependency of its
+// own: a gem's repository lists the gem itself under PATH, remote: .
+// (where several gems share that remote, as in rails', the one whose
+// gemspec is there is the project and the others stay); a Cargo.lock
+// found without its Cargo.toml has one crate without a source.
+func TestOwnPackageIsProject(t *testing.T) {
 	for _, c := range []struct {
 		dir, project, direct, kept string
 	}{
 		{dir: "gem-own-repository", project: "pkg:gem/devise@5.0.3", direct: "pkg:gem/bcrypt@3.1.22"},
 		{dir: "gem-path-monorepo", project: "pkg:gem/rails@7.1.3", direct: "pkg:gem/actioncable@7.1.3", kept: "pkg:gem/actioncable@7.1.3"},
+		{dir: "cargo-alone", project: "pkg:cargo/hyperfine@1.20.0", direct: "pkg:cargo/clap@4.5.52"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
 			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/lock-variants", c.dir), sbom.Options{})

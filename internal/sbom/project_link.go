@@ -40,7 +40,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		loc := rootFile[dir] // the lockfile, as the project's location
 		projects = append(projects, project{comp: sentinel.Component{Name: name, Type: "application", Locations: []string{loc}}, priority: len(projectManifests), dir: dir})
 	}
-	if len(projects) == 0 {
+	if len(projects) == 0 && !slices.ContainsFunc(locals, func(l local) bool { return l.at != "" }) {
 		return comps, nil
 	}
 	depth := func(p string) int { return strings.Count(p, "/") }
@@ -127,6 +127,19 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		out = append(out, p)
 	}
 	linkMembers(out, projects, links)
+	// A local package that the lockfile places in a directory where no
+	// manifest was scanned is that directory's project: the crate of a
+	// Cargo.lock found alone.
+	for _, l := range locals {
+		i, ok := byPurl[l.purl]
+		if !ok || removed[i] || l.at == "" || slices.ContainsFunc(projects, func(p project) bool { return p.directory() == l.at }) {
+			continue
+		}
+		removed[i] = true
+		c := comps[i]
+		c.Type = "application"
+		out = append(out, c)
+	}
 	if len(removed) > 0 {
 		kept := comps[:0] // in place: comps is mergeComponents' own
 		for i, c := range comps {
