@@ -13,6 +13,7 @@ import (
 func compileRange(eco string, r Range, c *buildCache) (evRange, []fixedVer, bool) {
 	var out evRange
 	var fixed []fixedVer
+	unlimited := false
 	for _, e := range r.Events {
 		var x ev
 		switch {
@@ -23,7 +24,8 @@ func compileRange(eco string, r Range, c *buildCache) (evRange, []fixedVer, bool
 		case e.LastAffected != "":
 			x = ev{kind: evLastAffected, s: c.str(e.LastAffected)}
 		case e.Limit != "":
-			if e.Limit == "*" { // "no limit"
+			if e.Limit == "*" { // infinity: no other limit bounds the range
+				unlimited = true
 				continue
 			}
 			v, err := c.parse(eco, e.Limit)
@@ -46,6 +48,9 @@ func compileRange(eco string, r Range, c *buildCache) (evRange, []fixedVer, bool
 			fixed = append(fixed, fixedVer{x.s, x.v})
 		}
 		out.events = append(out.events, x)
+	}
+	if unlimited {
+		out.limits = nil
 	}
 	ok := true
 	sort.SliceStable(out.events, func(i, j int) bool {

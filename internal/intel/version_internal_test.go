@@ -108,6 +108,7 @@ func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
 			s = e.LastAffected
 		case e.Limit != "":
 			if e.Limit == "*" {
+				limits = append(limits, pe{e: e, s: "*"})
 				continue
 			}
 			sv, err := semantic.Parse(e.Limit, semanticEcosystem(eco))
@@ -146,6 +147,10 @@ func refAffected(eco string, events []Event, ver string) (aff bool, ok bool) {
 	if len(limits) > 0 {
 		below := false
 		for _, l := range limits {
+			if l.s == "*" { // infinity: every version is below it
+				below = true
+				continue
+			}
 			c, err := v.Compare(l.sv)
 			if err != nil {
 				return false, false
@@ -410,6 +415,39 @@ func TestRubyGemsHyphen(t *testing.T) {
 		got, ok := newQVersion("RubyGems", c.v).cmp(&fix.version, fix.s)
 		if !ok || got != c.want {
 			t.Errorf("%s against 4.0.0-beta.2: %d (ok %v), want %d", c.v, got, ok, c.want)
+		}
+	}
+}
+
+// TestLimitInfinity: a range may hold several limit events, and "*" is
+// infinity (OSV schema, "limit"): a version below any limit may be
+// affected, so with "*" among them the other limits bound nothing.
+func TestLimitInfinity(t *testing.T) {
+	for _, c := range []struct {
+		limits []string
+		ver    string
+		want   bool
+	}{
+		{[]string{"1.5.0"}, "1.2.0", true},
+		{[]string{"1.5.0"}, "9.0.0", false},
+		{[]string{"1.5.0", "*"}, "9.0.0", true},
+		{[]string{"*", "1.5.0"}, "9.0.0", true},
+		{[]string{"*"}, "9.0.0", true},
+	} {
+		events := []Event{{Introduced: "0"}}
+		for _, l := range c.limits {
+			events = append(events, Event{Limit: l})
+		}
+		r, _, ok := compileRange("npm", Range{Type: RangeSemver, Events: events}, nil)
+		if !ok {
+			t.Fatalf("limits %v do not compile", c.limits)
+		}
+		got, ok := r.affected(newQVersion("npm", c.ver))
+		if !ok || got != c.want {
+			t.Errorf("limits %v, version %s: affected = %v (ok %v), want %v", c.limits, c.ver, got, ok, c.want)
+		}
+		if ref, _ := refAffected("npm", events, c.ver); ref != c.want {
+			t.Errorf("limits %v, version %s: the reference says %v, want %v", c.limits, c.ver, ref, c.want)
 		}
 	}
 }
