@@ -649,6 +649,9 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 			}
 		}
 		an := annotate(ctx, fsys, j.path, data, pre, comps)
+		if an.self != nil {
+			out.projects = append(out.projects, *an.self)
+		}
 		if len(an.roots) > 0 {
 			if out.roots == nil {
 				out.roots = map[string][]string{}

@@ -161,6 +161,9 @@ type lockIndex struct {
 	// hasGraph is set by a reader of a format that records a graph only
 	// sometimes (a compiled requirements file) when this file does.
 	hasGraph bool
+	// self is the package the lockfile is for, where the format names it
+	// (Type, Locations and DependsOn left to annotate and linkProjects).
+	self *sentinel.Component
 }
 
 const (
@@ -408,6 +411,9 @@ type lockAnnotation struct {
 	// links are, by workspace directory relative to the root of the scan,
 	// the directories of the workspace members it depends on.
 	links map[string][]string
+	// self is the package the lockfile is for, where it names it (npm's
+	// root entry), located at the lockfile; nil otherwise.
+	self *project
 }
 
 // annotate applies the second reading to comps, the components of the file
@@ -514,6 +520,11 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		for to := range tos {
 			an.roots[d] = append(an.roots[d], comps[to].Purl)
 		}
+	}
+	if lk.self != nil {
+		c := *lk.self
+		c.Type, c.Locations = "application", []string{p}
+		an.self = &project{comp: c, priority: len(projectManifests), dir: dir, fromLock: true}
 	}
 	for i := range lk.local {
 		l := local{purl: comps[i].Purl}

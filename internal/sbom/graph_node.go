@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"gopkg.in/yaml.v3"
+
+	sentinel "github.com/sentinel-sca/sentinel"
 )
 
 // Lockfile readers of npm and yarn (see graph.go for what every reader
@@ -21,6 +23,8 @@ import (
 // npm
 
 type npmLock struct {
+	Name         string              `json:"name"`
+	Version      string              `json:"version"`
 	Packages     map[string]npmEntry `json:"packages"`
 	Dependencies map[string]npmV1Dep `json:"dependencies"`
 }
@@ -83,6 +87,20 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		if err := unmarshalLock(data, lock); err != nil {
 			return err
 		}
+	}
+	// The package the lockfile is for: its root entry, or in version 1
+	// the top-level name.
+	name, version, license := lock.Name, lock.Version, json.RawMessage(nil)
+	if root, ok := lock.Packages[""]; ok && root.Name != "" {
+		name, version, license = root.Name, root.Version, root.License
+	}
+	if name != "" {
+		ns, n := "", name
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			ns, n = name[:i], name[i+1:]
+		}
+		lk.self = &sentinel.Component{Name: name, Version: version, Ecosystem: "npm",
+			Purl: projectPurl("npm", ns, n, version), Licenses: npmLicenses(license)}
 	}
 	// Flatten both layouts to install paths ("node_modules/a/node_modules/b").
 	type node struct {

@@ -55,6 +55,9 @@ type project struct {
 	// is located at a lockfile elsewhere: the workspace root's, or
 	// restore's obj/project.assets.json.
 	dir string
+	// fromLock is set on a project a lockfile names (lockIndex.self),
+	// which a manifest of the same directory replaces.
+	fromLock bool
 }
 
 // directory is the project's directory.

@@ -27,8 +27,22 @@ import (
 func linkProjects(comps []sentinel.Component, projects []project, locals []local, roots map[string][]string, rootFile map[string]string, links map[string][]string, rootName string) ([]sentinel.Component, []sentinel.Component) {
 	claimed := map[string]bool{}
 	for _, p := range projects {
-		claimed[path.Dir(p.comp.Locations[0])] = true
+		if !p.fromLock {
+			claimed[path.Dir(p.comp.Locations[0])] = true
+		}
 	}
+	// A lockfile's own project stands for its directory's manifest where
+	// that was not scanned (a package-lock.json alone).
+	projects = slices.DeleteFunc(projects, func(p project) bool {
+		if !p.fromLock {
+			return false
+		}
+		if claimed[p.directory()] {
+			return true
+		}
+		claimed[p.directory()] = true
+		return false
+	})
 	for _, dir := range slices.Sorted(maps.Keys(roots)) {
 		if claimed[dir] || len(roots[dir]) == 0 {
 			continue

@@ -371,9 +371,18 @@ func nugetProjectRead(tb testing.TB, dir string) projectWant {
 func npmProjectRead(tb testing.TB, dir string) projectWant {
 	name, version, deps := jsonDeps(tb, dir)
 	var lock struct {
-		Packages map[string]struct{ Version string }
+		Name, Version string
+		Packages      map[string]struct{ Name, Version string }
 	}
 	mustJSON(tb, filepath.Join(dir, "package-lock.json"), &lock)
+	if name == "" {
+		// A package.json without a name: npm names the root entry after
+		// the folder it installed in, and that is the project's name.
+		name, version = lock.Name, lock.Version
+		if root := lock.Packages[""]; root.Name != "" {
+			name, version = root.Name, root.Version
+		}
+	}
 	var direct []string
 	for _, d := range deps {
 		if p, ok := lock.Packages["node_modules/"+d]; ok {

@@ -249,7 +249,7 @@ func (d *Document) result() *Result {
 		sc.DependsOn = edges(c.BOMRef)
 		sc.Properties = c.Properties
 		sc.Development = c.Development
-		if c.Type == "application" && len(c.Locations) > 0 && isProjectManifest(path.Base(c.Locations[0])) {
+		if c.Type == "application" && len(c.Locations) > 0 && projectLocation(c.Locations[0]) {
 			// A project NewBOM wrote beside metadata.component.
 			sc.DependsOn = sortedUnique(sc.DependsOn)
 			if len(sc.DependsOn) == 0 {
@@ -671,4 +671,15 @@ func readSPDXDoc(doc *spdxDoc) *Result {
 		res.Warnings = append(res.Warnings, FileError{Path: "sbom", Extractor: "spdx-" + v, Reason: r})
 	}
 	return res
+}
+
+// projectLocation reports whether a project can be located at p: its
+// manifest, or a lockfile that names the project (lockIndex.self, a
+// PATH gem, a Cargo.lock's own crate).
+func projectLocation(p string) bool {
+	if isProjectManifest(path.Base(p)) {
+		return true
+	}
+	_, ok := lockReaders[lockFormat(p)]
+	return ok
 }
