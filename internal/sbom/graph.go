@@ -664,3 +664,14 @@ func cargoGitParts(src string) (repo, commit string) {
 
 // pep503 normalises a Python distribution name.
 func pep503(s string) string { return purl.NormalizeName("PyPI", s) }
+
+// placeLocal records where the local package i is, from the path its
+// lockfile gives relative to itself; a path outside the lockfile's tree
+// is not recorded.
+func (lk *lockIndex) placeLocal(i int, rel string) {
+	at := path.Clean(strings.ReplaceAll(rel, "\\", "/"))
+	if rel == "" || path.IsAbs(at) || at == ".." || strings.HasPrefix(at, "../") {
+		return
+	}
+	lk.localAt[i] = at
+}

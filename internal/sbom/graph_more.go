@@ -227,6 +227,9 @@ func poetryGraph(data []byte, lk *lockIndex) error {
 			}
 		case "directory", "file":
 			lk.local[from] = true
+			if p.Source.Type == "directory" {
+				lk.placeLocal(from, p.Source.URL)
+			}
 		}
 		for d := range p.Dependencies {
 			if to, ok := lk.find(d, ""); ok {
@@ -354,6 +357,7 @@ func uvGraph(data []byte, lk *lockIndex) error {
 			}
 		case local && from >= 0:
 			lk.local[from] = true
+			lk.placeLocal(from, s.Virtual+s.Editable+s.Directory)
 		}
 		deps := p.Dependencies
 		for _, g := range p.OptionalDependencies {

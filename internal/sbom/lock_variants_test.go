@@ -1,6 +1,7 @@
 package sbom_test
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"os"
@@ -461,9 +462,24 @@ func TestOwnPackageIsProject(t *testing.T) {
 		{dir: "gem-own-repository", project: "pkg:gem/devise@5.0.3", direct: "pkg:gem/bcrypt@3.1.22"},
 		{dir: "gem-path-monorepo", project: "pkg:gem/rails@7.1.3", direct: "pkg:gem/actioncable@7.1.3", kept: "pkg:gem/actioncable@7.1.3"},
 		{dir: "cargo-alone", project: "pkg:cargo/hyperfine@1.20.0", direct: "pkg:cargo/clap@4.5.52"},
+		// the full-stack FastAPI template's uv.lock, its app moved from
+		// backend/ to the lockfile's directory.
+		{dir: "uv-alone", project: "pkg:pypi/app@0.1.0", direct: "pkg:pypi/fastapi@0.141.1"},
 	} {
 		t.Run(c.dir, func(t *testing.T) {
-			res, err := sbom.Extract(context.Background(), filepath.Join("testdata/lock-variants", c.dir), sbom.Options{})
+			dir := filepath.Join("testdata/lock-variants", c.dir)
+			if c.dir == "uv-alone" {
+				b, err := os.ReadFile("testdata/lockfiles/uv-fullstack-fastapi-template/uv.lock")
+				if err != nil {
+					t.Fatal(err)
+				}
+				dir = t.TempDir()
+				b = bytes.Replace(b, []byte(`source = { editable = "backend" }`), []byte(`source = { editable = "." }`), 1)
+				if err := os.WriteFile(filepath.Join(dir, "uv.lock"), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -54,7 +54,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		loc := rootFile[dir] // the lockfile, as the project's location
 		projects = append(projects, project{comp: sentinel.Component{Name: name, Type: "application", Locations: []string{loc}}, priority: len(projectManifests), dir: dir})
 	}
-	if len(projects) == 0 && !slices.ContainsFunc(locals, func(l local) bool { return l.at != "" }) {
+	if len(projects) == 0 && !slices.ContainsFunc(locals, func(l local) bool { return l.at != "" && l.at == l.dir }) {
 		return comps, nil
 	}
 	depth := func(p string) int { return strings.Count(p, "/") }
@@ -141,12 +141,13 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		out = append(out, p)
 	}
 	linkMembers(out, projects, links)
-	// A local package that the lockfile places in a directory where no
-	// manifest was scanned is that directory's project: the crate of a
-	// Cargo.lock found alone.
+	// A local package that the lockfile places in its own directory,
+	// where no manifest was scanned, is that directory's project: the
+	// crate of a Cargo.lock found alone, a uv.lock's editable ".". One
+	// placed elsewhere, whose manifest was not scanned, stays as it is.
 	for _, l := range locals {
 		i, ok := byPurl[l.purl]
-		if !ok || removed[i] || l.at == "" || slices.ContainsFunc(projects, func(p project) bool { return p.directory() == l.at }) {
+		if !ok || removed[i] || l.at == "" || l.at != l.dir || slices.ContainsFunc(projects, func(p project) bool { return p.directory() == l.at }) {
 			continue
 		}
 		removed[i] = true
