@@ -94,7 +94,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 	if root, ok := lock.Packages[""]; ok && root.Name != "" {
 		name, version, license = root.Name, root.Version, root.License
 	}
-	if name != "" {
+	if npmName(name) {
 		ns, n := "", name
 		if i := strings.LastIndexByte(name, '/'); i >= 0 {
 			ns, n = name[:i], name[i+1:]
@@ -810,4 +810,23 @@ func yarnWorkspaces(raw json.RawMessage) []string {
 		return obj.Packages
 	}
 	return nil
+}
+
+// npmName reports whether name can be an npm package's: at most 214
+// characters that a URL keeps as they are (npm's own rule), a scope's @
+// and / aside. A lockfile written from a template ("{{ name }}") names
+// no package.
+func npmName(name string) bool {
+	if name == "" || len(name) > 214 {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case strings.ContainsRune("-_.!~*'()@/", r):
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -123,7 +123,7 @@ func npmProject(data []byte) (project, bool) {
 		OptionalDependencies map[string]string `json:"optionalDependencies"`
 		PeerDependencies     map[string]string `json:"peerDependencies"`
 	}
-	if json.Unmarshal(data, &m) != nil || m.Name == "" {
+	if json.Unmarshal(data, &m) != nil || !npmName(m.Name) {
 		return project{}, false
 	}
 	ns, n := "", m.Name
