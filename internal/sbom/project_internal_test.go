@@ -30,3 +30,15 @@ func TestNpmLicenses(t *testing.T) {
 		}
 	}
 }
+
+// TestNPMName: the names npm publishes, and a template's, which it does not.
+func TestNPMName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"lodash": true, "@babel/core": true, "endoflife.date": true, "Zepto": true, "left_pad~2": true,
+		"": false, "{{ name }}": false, "my app": false, "<%= name %>": false, "ü": false,
+	} {
+		if got := npmName(name); got != want {
+			t.Errorf("npmName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
