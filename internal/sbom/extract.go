@@ -235,8 +235,9 @@ type fileOutcome struct {
 // workspace member (lockAnnotation.locals).
 type local struct {
 	purl, dir string // dir: the lockfile's directory
-	// at is the package's own directory, where the lockfile says
-	// (Gemfile.lock's PATH remote: .), relative to the scan root.
+	// at is the package's own directory, where the lockfile says (a
+	// Gemfile.lock's PATH remote, a uv.lock's editable path, a Cargo.lock's
+	// one crate without a source), relative to the scan root.
 	at string
 }
 

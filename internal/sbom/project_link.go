@@ -32,7 +32,12 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		}
 	}
 	// A lockfile's own project stands for its directory's manifest where
-	// that was not scanned (a package-lock.json alone).
+	// that was not scanned (a package-lock.json alone); of two lockfiles
+	// naming one (npm-shrinkwrap.json beside package-lock.json), the first
+	// by path. The files were read in any order.
+	slices.SortStableFunc(projects, func(a, b project) int {
+		return strings.Compare(a.comp.Locations[0]+"\x00"+a.comp.Purl, b.comp.Locations[0]+"\x00"+b.comp.Purl)
+	})
 	projects = slices.DeleteFunc(projects, func(p project) bool {
 		if !p.fromLock {
 			return false
@@ -122,7 +127,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 			}
 		}
 		for _, d := range roots[dir] {
-			if d != p.Purl || d == "" {
+			if d != p.Purl {
 				p.DependsOn = append(p.DependsOn, d)
 			}
 		}
@@ -145,6 +150,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 	// where no manifest was scanned, is that directory's project: the
 	// crate of a Cargo.lock found alone, a uv.lock's editable ".". One
 	// placed elsewhere, whose manifest was not scanned, stays as it is.
+	var placed []sentinel.Component
 	for _, l := range locals {
 		i, ok := byPurl[l.purl]
 		if !ok || removed[i] || l.at == "" || l.at != l.dir || slices.ContainsFunc(projects, func(p project) bool { return p.directory() == l.at }) {
@@ -153,8 +159,12 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		removed[i] = true
 		c := comps[i]
 		c.Type = "application"
-		out = append(out, c)
+		placed = append(placed, c)
 	}
+	slices.SortFunc(placed, func(a, b sentinel.Component) int {
+		return strings.Compare(a.Locations[0]+"\x00"+a.Purl, b.Locations[0]+"\x00"+b.Purl)
+	})
+	out = append(out, placed...)
 	if len(removed) > 0 {
 		kept := comps[:0] // in place: comps is mergeComponents' own
 		for i, c := range comps {
