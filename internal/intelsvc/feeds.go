@@ -31,7 +31,7 @@ const (
 // with such hosts (--intel-ecosystems); until then the inventory counts
 // those hosts' packages as unchecked rather than clean.
 var DefaultEcosystems = []string{
-	"AlmaLinux", "Alpine", "Bitnami", "Chainguard", "ConanCenter", "CRAN", "crates.io", "Debian", "GitHub Actions", "Go",
+	"AlmaLinux", "Alpine", "Bioconductor", "Bitnami", "Chainguard", "ConanCenter", "CRAN", "crates.io", "Debian", "GitHub Actions", "Go",
 	"Hackage", "Hex", "Julia", "Maven", "npm", "NuGet", "Packagist", "Pub", "PyPI", "Rocky Linux", "RubyGems",
 	"SwiftURL", "Ubuntu", "Wolfi",
 }

@@ -67,7 +67,7 @@ var ecosystems = map[string]string{
 	"npm": "npm", "pypi": "PyPI", "pip": "PyPI", "go": "Go", "golang": "Go", "maven": "Maven", "crates.io": "crates.io", "cargo": "crates.io", "crates": "crates.io",
 	"rubygems": "RubyGems", "gem": "RubyGems", "nuget": "NuGet", "packagist": "Packagist", "composer": "Packagist",
 	"pub": "Pub", "hex": "Hex", "debian": "Debian", "deb": "Debian", "ubuntu": "Ubuntu", "alpine": "Alpine", "apk": "Alpine",
-	"cran": "CRAN", "hackage": "Hackage", "swifturl": "SwiftURL", "swift": "SwiftURL",
+	"cran": "CRAN", "bioconductor": "Bioconductor", "hackage": "Hackage", "swifturl": "SwiftURL", "swift": "SwiftURL",
 }
 
 // Ecosystem returns the OSV ecosystem name of s, or "".

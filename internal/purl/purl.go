@@ -100,6 +100,8 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 		return "Bitnami", n, nil
 	case "cran":
 		return "CRAN", n, nil
+	case "bioconductor":
+		return "Bioconductor", n, nil
 	case "hackage":
 		return "Hackage", n, nil
 	case "conan":

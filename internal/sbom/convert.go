@@ -46,6 +46,9 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 			pu.Namespace, pu.Name = p.Name[:i], p.Name[i+1:]
 		}
 	}
+	if pu.Type == "bioconductor" {
+		eco = "Bioconductor" // renvLock's; scalibr has no ecosystem for this type
+	}
 	if pu.Type == "githubactions" {
 		// An action (actions.go): owner and repository, the owner as the
 		// purl's namespace; scalibr has no ecosystem for this type.

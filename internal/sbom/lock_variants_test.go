@@ -503,3 +503,32 @@ func TestOwnPackageIsProject(t *testing.T) {
 		})
 	}
 }
+
+// TestRenvSources: every package of a renv.lock is installed, whatever its
+// source: a CRAN mirror's (RSPM) and Bioconductor's too, and one from
+// GitHub with its repository and commit; a local folder's is no release.
+func TestRenvSources(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/renv-sources", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Purl)
+	}
+	want := []string{
+		"pkg:bioconductor/BiocGenerics@0.50.0",
+		"pkg:cran/gtsummary@2.0.2.9009?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fddsjoberg%2Fgtsummary%40c34ce6d645664f5c5f0624701489b773b450a44b",
+		"pkg:cran/jsonlite@1.8.8",
+		"pkg:cran/later@1.3.2",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("components %v, want %v", got, want)
+	}
+	for _, c := range res.Components {
+		if want := map[bool]string{true: "Bioconductor", false: "CRAN"}[c.Name == "BiocGenerics"]; c.Ecosystem != want {
+			t.Errorf("%s is of ecosystem %q, want %s", c.Purl, c.Ecosystem, want)
+		}
+	}
+}

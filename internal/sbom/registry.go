@@ -45,7 +45,6 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/uvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/wheelegg"
-	"github.com/google/osv-scalibr/extractor/filesystem/language/r/renvlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemspec"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/rust/cargoauditable"
@@ -119,7 +118,7 @@ var registry = []struct {
 	{setupPy.name, Languages, setupPy.factory()},                                          // setup.py, setup.cfg where no lockfile, requirements.txt or pyproject.toml dependencies are beside: Sentinel's reader (setuppy.go)
 	{conanfile.name, Languages, conanfile.factory()},                                      // conanfile.txt, conanfile.py where no conan.lock is beside: Sentinel's reader (conanfile.go)
 	{conanlock.Name, Languages, conanlock.New},                                            // conan.lock v1 and v2
-	{renvlock.Name, Languages, renvlock.New},                                              // renv.lock (R)
+	{renvLock.name, Languages, renvLock.factory()},                                        // renv.lock (R), every source: Sentinel's reader (renvlock.go)
 	{stacklock.Name, Languages, stacklock.New},                                            // stack.yaml.lock (Haskell)
 	{cabal.Name, Languages, cabal.New},                                                    // cabal.project.freeze (Haskell)
 	{manifesttoml.Name, Languages, wrap[juliaManifest](manifesttoml.New)},                 // Julia Manifest.toml, with each package's uuid
