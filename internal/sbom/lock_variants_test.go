@@ -532,3 +532,31 @@ func TestRenvSources(t *testing.T) {
 		}
 	}
 }
+
+// TestPodfileExternal: a subspec is its pod, listed once; a pod from a
+// folder of the project is no component; one from git carries the
+// repository and the commit CHECKOUT OPTIONS records.
+func TestPodfileExternal(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/podfile-external", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	purls := map[string]string{}
+	for _, c := range res.Components {
+		count[c.Name]++
+		purls[c.Name] = c.Purl
+		if strings.Contains(c.Name, "/") {
+			t.Errorf("%s is a subspec, not a pod", c.Purl)
+		}
+	}
+	if count["ARAnalytics"] != 1 || count["Moya"] != 1 {
+		t.Errorf("ARAnalytics listed %d times, Moya %d, want once each", count["ARAnalytics"], count["Moya"])
+	}
+	if count["Keys"] != 0 {
+		t.Errorf("Keys, a pod from the project's Pods/CocoaPodsKeys, is a component: %s", purls["Keys"])
+	}
+	if want := "vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Forta%2FDZNWebViewController.git%409121386901af95072fb19eaa3df7060ca46fc337"; !strings.Contains(purls["DZNWebViewController"], want) {
+		t.Errorf("DZNWebViewController is %s, want its repository and commit (%s)", purls["DZNWebViewController"], want)
+	}
+}

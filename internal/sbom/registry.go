@@ -102,7 +102,7 @@ var registry = []struct {
 	{mixlock.Name, Languages, wrap[mixLock](mixlock.New)},                                 // mix.lock (Elixir flavour; erlang/mixlock reads the same file), older Mix's first line too (mixlock.go)
 	{rebarLock.name, Languages, rebarLock.factory()},                                      // rebar.lock (Erlang, rebar3): Sentinel's reader (rebarlock.go)
 	{packageresolved.Name, Languages, wrap[swiftResolved](packageresolved.New)},           // SwiftPM Package.resolved v2, v3 and (Sentinel's reader) v1
-	{podfilelock.Name, Languages, podfilelock.New},                                        // CocoaPods Podfile.lock
+	{podfilelock.Name, Languages, wrap[podfileLock](podfilelock.New)},                     // CocoaPods Podfile.lock, subspecs as their pod, git and local pods (podfilelock.go)
 	{pdmlock.Name, Languages, wrap[pdmLock](pdmlock.New)},                                 // pdm.lock, with its git dependencies' repositories
 	{pylock.Name, Languages, pylock.New},                                                  // pylock.toml, pylock.*.toml (PEP 751)
 	{packagesconfig.Name, Languages, packagesconfig.New},                                  // NuGet packages.config
