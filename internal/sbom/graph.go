@@ -85,6 +85,7 @@ var lockReaders = map[string]func(data []byte, lk *lockIndex) error{
 	"project.assets.json":         projectAssetsGraph,
 	".deps.json":                  depsJSONGraph, // any <App>.deps.json (lockFormat)
 	"pubspec.lock":                pubRoots,
+	"packages.config":             packagesConfigRoots,
 	"go.mod":                      goRoots,
 	"gradle.lockfile":             gradleConfigurations,
 	"buildscript-gradle.lockfile": gradleConfigurations,
@@ -430,7 +431,7 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 	switch base {
 	case "poetry.lock", "uv.lock", "requirements.txt":
 		norm = pep503
-	case "packages.lock.json", "project.assets.json", ".deps.json":
+	case "packages.lock.json", "project.assets.json", ".deps.json", "packages.config":
 		norm = strings.ToLower // NuGet ids are case-insensitive
 	case "composer.lock", "installed.json":
 		norm = strings.ToLower

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"path"
 	"slices"
 	"strings"
@@ -736,6 +737,38 @@ func pubRoots(data []byte, lk *lockIndex) error {
 			if i, ok := lk.find(name, p.Version); ok {
 				lk.root("", i)
 			}
+		}
+	}
+	return nil
+}
+
+// NuGet's packages.config
+
+// packagesConfigRoots: every package of a packages.config is the
+// project's own reference (NuGet installs the closure and lists it flat,
+// so the file records no graph); one marked developmentDependency="true"
+// (analyzers, build tools) is for development only, as NuGet leaves it out
+// of the package the project packs.
+func packagesConfigRoots(data []byte, lk *lockIndex) error {
+	var doc struct {
+		Packages []struct {
+			ID          string `xml:"id,attr"`
+			Version     string `xml:"version,attr"`
+			Development string `xml:"developmentDependency,attr"`
+		} `xml:"package"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		return err
+	}
+	for _, p := range doc.Packages {
+		i, ok := lk.find(p.ID, p.Version)
+		if !ok {
+			continue
+		}
+		if strings.EqualFold(p.Development, "true") {
+			lk.devRoot("", i)
+		} else {
+			lk.root("", i)
 		}
 	}
 	return nil

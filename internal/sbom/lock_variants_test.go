@@ -560,3 +560,19 @@ func TestPodfileExternal(t *testing.T) {
 		t.Errorf("DZNWebViewController is %s, want its repository and commit (%s)", purls["DZNWebViewController"], want)
 	}
 }
+
+// TestPackagesConfigDevelopment: a packages.config package marked
+// developmentDependency="true" is for development only; the others are
+// the project's direct dependencies.
+func TestPackagesConfigDevelopment(t *testing.T) {
+	checkDevelopment(t, developmentOf(t, "packagesconfig-dev"), map[string]bool{
+		"Newtonsoft.Json@13.0.1": false, "StyleCop.Analyzers@1.1.118": true, "Microsoft.CodeAnalysis.NetAnalyzers@7.0.0": true,
+	})
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/packagesconfig-dev", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if main := res.MainProject(); main == nil || len(main.DependsOn) != 3 {
+		t.Errorf("main project %+v, want one depending on the three packages", main)
+	}
+}
