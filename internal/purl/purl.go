@@ -105,6 +105,11 @@ func FromPackageURL(u packageurl.PackageURL) (eco, name string, err error) {
 	case "hackage":
 		return "Hackage", n, nil
 	case "conan":
+		if q := u.Qualifiers.Map(); q["user"] != "" || q["channel"] != "" {
+			// A package of another remote (pkga/0.1@user/testing): not
+			// ConanCenter's package of that name.
+			return "", "", fmt.Errorf("conan purl %q names a user or channel, not a ConanCenter package: %w", u.String(), ErrUnsupported)
+		}
 		return "ConanCenter", n, nil
 	case "julia":
 		return "Julia", n, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/cpp/conanlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
@@ -74,6 +75,19 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		// A julia purl names its package by uuid as well (juliaManifest).
 		pu.Qualifiers = append(pu.Qualifiers, packageurl.Qualifier{Key: "uuid", Value: string(u)})
 	}
+	if m, ok := p.Metadata.(*conanMeta); ok && pu.Type == "conan" {
+		// A reference's user and channel: a package of another remote
+		// than ConanCenter (conanLock).
+		if m.user != "" {
+			pu.Qualifiers = append(pu.Qualifiers, packageurl.Qualifier{Key: "user", Value: m.user})
+		}
+		if m.channel != "" {
+			pu.Qualifiers = append(pu.Qualifiers, packageurl.Qualifier{Key: "channel", Value: m.channel})
+		}
+		if m.user != "" || m.channel != "" {
+			eco = "" // OSV has no ecosystem for another remote's packages
+		}
+	}
 	if pu.Type == "npm" {
 		// scalibr adds ?source=PUBLIC_REGISTRY|LOCAL to package-lock
 		// packages only; the same package from yarn or pnpm has none. The
@@ -126,6 +140,10 @@ func devGroups(exName string, groups []string) bool {
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })
+	case conanlock.Name:
+		// a build tool (build_requires, a version 1 lockfile's build
+		// context) or a python_requires recipe, not in the program.
+		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "build-requires" && g != "python-requires" })
 	}
 	return false
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
@@ -574,5 +575,25 @@ func TestPackagesConfigDevelopment(t *testing.T) {
 	}
 	if main := res.MainProject(); main == nil || len(main.DependsOn) != 3 {
 		t.Errorf("main project %+v, want one depending on the three packages", main)
+	}
+}
+
+// TestConanLock: a conan.lock's build tools (Conan 2's build_requires,
+// Conan 1's build context) are for development; a reference's user and
+// channel stay in the purl, which then names no ConanCenter package.
+func TestConanLock(t *testing.T) {
+	checkDevelopment(t, developmentOf(t, "conan-v1-build"), map[string]bool{"openssl@1.1.1k": false, "cmake@3.20.0": true})
+	checkDevelopment(t, developmentOf(t, "conan-v2-build"), map[string]bool{
+		"zlib@1.3.1": false, "boost@1.79.0": false, "cmake@3.28.1": true, "ninja@1.11.1": true, "m4@1.4.19": true,
+	})
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/conan-v1-user-channel", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Components) != 1 || res.Components[0].Purl != "pkg:conan/pkga@0.1?channel=testing&user=user" {
+		t.Fatalf("components %+v, want pkga with its user and channel", res.Components)
+	}
+	if _, _, _, err := purl.Resolve(res.Components[0].Purl); err == nil {
+		t.Errorf("%s resolves to an OSV ecosystem; a user's package is not ConanCenter's", res.Components[0].Purl)
 	}
 }

@@ -117,7 +117,7 @@ var registry = []struct {
 	{pyproject.name, Languages, pyproject.factory()},                                      // pyproject.toml where no lockfile or requirements.txt is beside: Sentinel's reader (pyproject.go)
 	{setupPy.name, Languages, setupPy.factory()},                                          // setup.py, setup.cfg where no lockfile, requirements.txt or pyproject.toml dependencies are beside: Sentinel's reader (setuppy.go)
 	{conanfile.name, Languages, conanfile.factory()},                                      // conanfile.txt, conanfile.py where no conan.lock is beside: Sentinel's reader (conanfile.go)
-	{conanlock.Name, Languages, conanlock.New},                                            // conan.lock v1 and v2
+	{conanlock.Name, Languages, wrap[conanLock](conanlock.New)},                           // conan.lock v1 and v2, with user/channel and build requirements (conanlock.go)
 	{renvLock.name, Languages, renvLock.factory()},                                        // renv.lock (R), every source: Sentinel's reader (renvlock.go)
 	{stacklock.Name, Languages, stacklock.New},                                            // stack.yaml.lock (Haskell)
 	{cabal.Name, Languages, cabal.New},                                                    // cabal.project.freeze (Haskell)
