@@ -117,6 +117,12 @@ func TestLockVariants(t *testing.T) {
 		// lists its deps as a table; scalibr v0.5.3 refuses the file.
 		{dir: "julia-shadowed"},
 		{dir: "julia-shadowed-versions", want: []string{"A@1.2.0", "B@0.3.1", "B@2.0.0"}},
+		// Julia's manifest format 1.0 (up to Julia 1.6): packages at the
+		// top level; the standard libraries that came with Julia (no tree
+		// hash: SHA 0.7.0 here) are no components.
+		{dir: "julia-v1-format", want: []string{"JSON@0.20.0"}},
+		// packages checked out in the project's folders are its own code.
+		{dir: "julia-dev-path"},
 		// a Gradle version catalog: versions inline, by reference, rich
 		// ({ strictly = "3.0" } in [versions]; a strictly range with a
 		// prefer takes the prefer), and in "group:artifact:version"

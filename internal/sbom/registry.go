@@ -194,10 +194,13 @@ func newExtractors(kinds Kinds) ([]filesystem.Extractor, error) {
 	return exs, nil
 }
 
-// juliaManifest is scalibr's Manifest.toml extractor, giving each package
-// the uuid a julia purl must carry (pkg:julia/Name@1.0.0?uuid=...):
-// scalibr v0.5.3 reads the file but keeps no uuid, and a purl without one
-// does not parse, so its packages could never be matched.
+// juliaManifest reads a Julia Manifest.toml (juliaPackages), with the
+// uuid a julia purl must carry (pkg:julia/Name@1.0.0?uuid=...): scalibr
+// v0.5.3 keeps no uuid, and a purl without one does not parse, so its
+// packages could never be matched; it reads no manifest of format 1.0
+// (Julia up to 1.6, the packages at the top level: no package at all), and
+// gives a package checked out in the project's tree (path = "dev/B") as a
+// release. scalibr's reader stays for a file ours cannot parse.
 type juliaManifest struct {
 	filesystem.Extractor
 }
@@ -211,39 +214,24 @@ func (juliaUUID) IsProtoable() {}
 
 // Extract implements filesystem.Extractor.
 func (j juliaManifest) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
-	inv, b, err := extractKeeping(ctx, j.Extractor, in)
-	if b == nil {
-		return inv, err
-	}
+	b, err := io.ReadAll(in.Reader)
 	if err != nil {
-		// scalibr v0.5.3 wants every "deps" a list; since Julia 1.9 a
-		// package that depends on two packages of one name writes a
-		// name -> uuid table. Read such a manifest here.
-		if pkgs, ok := juliaPackages(b, in.Path); ok {
-			return inventory.Inventory{Packages: pkgs}, nil
-		}
-		return inv, err
+		return inventory.Inventory{}, fmt.Errorf("could not read: %w", err)
 	}
-	var m struct {
-		Deps map[string][]struct {
-			UUID string `toml:"uuid"`
-		} `toml:"deps"`
+	if pkgs, ok := juliaPackages(b, in.Path); ok {
+		return inventory.Inventory{Packages: pkgs}, nil
 	}
-	if _, err := toml.Decode(string(b), &m); err != nil {
-		return inv, nil // scalibr read it: keep its packages, without uuids
-	}
-	for _, p := range inv.Packages {
-		if ds := m.Deps[p.Name]; len(ds) > 0 && ds[0].UUID != "" && p.Metadata == nil {
-			p.Metadata = juliaUUID(ds[0].UUID)
-		}
-	}
-	return inv, nil
+	return extractBytes(ctx, j.Extractor, in, b)
 }
 
 // juliaPackages reads a Manifest.toml (format 2.0, or 1.0 with the
-// packages at the top level): one package per entry with a version (an
-// entry without one is a standard library or a checked-out package), its
-// uuid as metadata. ok is false when the file is not such a manifest.
+// packages at the top level): one package per entry that a registry or a
+// repository gave (its tree hash, git-tree-sha1, or repo-url: not a
+// standard library that came with Julia, with or without a version), its
+// uuid as metadata, except one checked out in a folder (path = "dev/B": the project's own code, or
+// a package being developed, not the registry's release). Since Julia 1.9
+// "deps" may be a name -> uuid table as well as a list. ok is false when
+// the file is not such a manifest.
 func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
 	var top map[string]any
 	if _, err := toml.Decode(string(b), &top); err != nil {
@@ -259,7 +247,10 @@ func juliaPackages(b []byte, p string) ([]*extractor.Package, bool) {
 		for _, e := range entries {
 			version, _ := e["version"].(string)
 			uuid, _ := e["uuid"].(string)
-			if version == "" || uuid == "" {
+			local, _ := e["path"].(string)
+			tree, _ := e["git-tree-sha1"].(string)
+			repo, _ := e["repo-url"].(string)
+			if version == "" || uuid == "" || local != "" || (tree == "" && repo == "") {
 				continue
 			}
 			pkgs = append(pkgs, &extractor.Package{Name: name, Version: version, PURLType: "julia",
