@@ -123,6 +123,9 @@ func TestLockVariants(t *testing.T) {
 		{dir: "julia-v1-format", want: []string{"JSON@0.20.0"}},
 		// packages checked out in the project's folders are its own code.
 		{dir: "julia-dev-path"},
+		// SwiftPM: a repository on the developer's machine is no package;
+		// a branch pin has no version (its commit is its vcs_url).
+		{dir: "swift-resolved-mixed", want: []string{"github.com/apple/swift-collections@", "github.com/apple/swift-nio@2.64.0", "mona.linkedlist@1.0.0"}},
 		// a Gradle version catalog: versions inline, by reference, rich
 		// ({ strictly = "3.0" } in [versions]; a strictly range with a
 		// prefer takes the prefer), and in "group:artifact:version"

@@ -22,8 +22,11 @@ type swiftResolved struct {
 // Extract implements filesystem.Extractor.
 func (e swiftResolved) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
 	inv, b, err := extractKeeping(ctx, e.Extractor, in)
-	if err != nil || len(inv.Packages) > 0 || b == nil {
+	if err != nil || b == nil {
 		return inv, err
+	}
+	if len(inv.Packages) > 0 {
+		return swiftPins(inv, b), nil
 	}
 	var v1 struct {
 		Object struct {
@@ -67,4 +70,50 @@ func swiftLocation(u string) string {
 		u = host + "/" + rest // scp-like host:owner/repo
 	}
 	return u
+}
+
+// swiftPins corrects what scalibr reads of a Package.resolved of version 2
+// or 3: a pin of kind localSourceControl is a repository on the machine
+// ("/Users/me/src/dep"), the developer's own, not a package anyone else
+// can name; a pin that follows a branch has no version, and keeps its
+// repository and the commit it resolved to (vcs_url).
+func swiftPins(inv inventory.Inventory, b []byte) inventory.Inventory {
+	var doc struct {
+		Pins []struct {
+			Kind     string `json:"kind"`
+			Location string `json:"location"`
+			State    struct {
+				Revision string `json:"revision"`
+				Version  string `json:"version"`
+			} `json:"state"`
+		} `json:"pins"`
+	}
+	if json.Unmarshal(b, &doc) != nil {
+		return inv
+	}
+	local := map[string]bool{}
+	commit := map[string]string{} // by name, for a pin without a version
+	repo := map[string]string{}
+	for _, p := range doc.Pins {
+		name := swiftName(swiftLocation(p.Location))
+		switch {
+		case p.Kind == "localSourceControl" || p.Kind == "fileSystem":
+			local[name] = true
+		case p.State.Version == "" && p.State.Revision != "":
+			commit[name], repo[name] = p.State.Revision, p.Location
+		}
+	}
+	pkgs := inv.Packages[:0]
+	for _, p := range inv.Packages {
+		name := swiftName(p.Name)
+		if local[name] {
+			continue
+		}
+		if c := commit[name]; c != "" && p.Version == "" && p.SourceCode == nil {
+			p.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo[name], Commit: c}
+		}
+		pkgs = append(pkgs, p)
+	}
+	inv.Packages = pkgs
+	return inv
 }
