@@ -83,6 +83,8 @@ var lockCases = []lockCase{
 // from git, by case.
 var lockGitSources = map[string][]string{
 	"pub-localsend": {"device_apps", "pasteboard", "permission_handler_windows"},
+	// pins of a branch, or of a revision alone
+	"swift-dependabot-example": {"github.com/pointfreeco/swift-case-paths", "github.com/pointfreeco/swift-custom-dump"},
 }
 
 func mustExtract(tb testing.TB, root string) *sbom.Result {
