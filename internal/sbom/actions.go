@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -40,8 +41,20 @@ func workflowFile(p string) bool {
 	return path.Base(path.Dir(p)) == "workflows" && path.Base(path.Dir(path.Dir(p))) == ".github"
 }
 
-// readWorkflow reads the actions a workflow or action file uses.
+// readWorkflow reads the actions a workflow or action file uses. GitHub
+// runs the workflows of a repository's own .github/workflows only: one
+// below the scan's root whose directory holds no repository (.git) is a
+// copy (a test fixture, a vendored project's), which runs nothing here,
+// and gives nothing. An action's metadata file is read wherever it is (a
+// workflow may use a local composite action: ./.github/actions/setup).
 func readWorkflow(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	if base := path.Base(in.Path); base != "action.yml" && base != "action.yaml" && in.FS != nil {
+		if repo := path.Dir(path.Dir(path.Dir(in.Path))); repo != "." {
+			if _, err := fs.Stat(in.FS, path.Join(repo, ".git")); err != nil {
+				return nil, nil
+			}
+		}
+	}
 	uses, err := workflowUses(b)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,5 +69,42 @@ func TestGitHubActions(t *testing.T) {
 		"github/codeql-action@v3.28.0", "octo-org/shared@v1.2.3", "reviewdog/action-setup@main", "tj-actions/changed-files@v45"}
 	if diff := cmp.Diff(wantTags, set(got)); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
+	}
+}
+
+// TestNestedWorkflows: GitHub runs a repository's own workflows only. One
+// in a directory below the scan's root that is no repository (a fixture, a
+// vendored copy) gives nothing; one of a repository checked out below it
+// (a submodule, one of several clones) gives its actions.
+func TestNestedWorkflows(t *testing.T) {
+	root := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	workflow := func(uses string) string {
+		return "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: " + uses + "\n"
+	}
+	write(".github/workflows/ci.yml", workflow("actions/checkout@v4"))
+	write("spec/fixtures/project/.github/workflows/ci.yml", workflow("actions/setup-node@v3"))
+	write("modules/lib/.git", "gitdir: ../../.git/modules/lib\n")
+	write("modules/lib/.github/workflows/ci.yml", workflow("actions/cache@v4"))
+	res, err := sbom.Extract(context.Background(), root, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range res.Components {
+		got = append(got, c.Name+"@"+c.Version)
+	}
+	slices.Sort(got)
+	if want := []string{"actions/cache@v4", "actions/checkout@v4"}; !slices.Equal(got, want) {
+		t.Errorf("actions %v, want %v", got, want)
 	}
 }
