@@ -1,8 +1,11 @@
 package sbom_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	sentinel "github.com/sentinel-sca/sentinel"
+	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
 // nugetLocked reads the packages a packages.lock.json resolved, as
@@ -238,5 +242,47 @@ func TestDotnetCentralPackages(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("components and their development marks (-want +got):\n%s", diff)
+	}
+}
+
+// TestDotnetMSTestSDKCentral: a project of the MSTest SDK references
+// MSTest's packages itself, at the versions Directory.Packages.props
+// gives (dotnet/eShop's unit tests): a central MSTest version only such
+// projects use is development-only.
+func TestDotnetMSTestSDKCentral(t *testing.T) {
+	root := t.TempDir()
+	for p, s := range map[string]string{
+		"Directory.Packages.props": `<Project>
+  <PropertyGroup><ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally></PropertyGroup>
+  <ItemGroup>
+    <PackageVersion Include="MSTest" Version="4.0.2" />
+    <PackageVersion Include="Newtonsoft.Json" Version="13.0.3" />
+  </ItemGroup>
+</Project>`,
+		"src/App/App.csproj": `<Project Sdk="Microsoft.NET.Sdk">
+  <ItemGroup><PackageReference Include="Newtonsoft.Json" /></ItemGroup>
+</Project>`,
+		"tests/App.UnitTests/App.UnitTests.csproj": `<Project Sdk="MSTest.Sdk">
+  <ItemGroup><ProjectReference Include="..\..\src\App\App.csproj" /></ItemGroup>
+</Project>`,
+	} {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := sbom.Extract(context.Background(), root, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, c := range res.Components {
+		got[c.Name+"@"+c.Version] = c.Development
+	}
+	if want := map[string]bool{"MSTest@4.0.2": true, "Newtonsoft.Json@13.0.3": false}; !maps.Equal(got, want) {
+		t.Errorf("components and their development marks %v, want %v", got, want)
 	}
 }

@@ -107,10 +107,16 @@ func (m *declaredMeta) DepGroups() []string {
 // every GlobalPackageReference is. A central PackageVersion item is a
 // version, not a use: it is development-only where every project below
 // its Directory.Packages.props that uses it does so for development
-// (centralUses).
+// (centralUses). One no project uses directly stays, unmarked: with
+// transitive pinning (CentralPackageTransitivePinningEnabled) it is the
+// version restore takes wherever the package comes in transitively.
 type msbuildProject struct {
 	refs []msbuildRef
 	test bool
+	// mstestSDK is set on a project of the MSTest SDK, which references
+	// MSTest's packages itself, at the central versions where the
+	// solution manages them.
+	mstestSDK bool
 }
 
 // centralUses reads the projects below a Directory.Packages.props (and
@@ -126,6 +132,11 @@ func centralUses(fsys fs.FS, root string) map[string]uint8 {
 		proj, err := readMSBuild(data)
 		if err != nil {
 			return
+		}
+		if proj.mstestSDK {
+			for _, n := range []string{"mstest", "mstest.testframework", "mstest.testadapter", "mstest.analyzers", "microsoft.net.test.sdk", "microsoft.testing.platform"} {
+				uses[n] |= devSeen
+			}
 		}
 		for _, r := range proj.refs {
 			if r.kind == "PackageVersion" {
@@ -252,7 +263,7 @@ func readMSBuild(b []byte) (*msbuildProject, error) {
 	if root == "" {
 		return nil, errors.New("not an MSBuild project: no root element")
 	}
-	proj := &msbuildProject{test: testSDK || strings.EqualFold(expandProps(props["istestproject"], props), "true")}
+	proj := &msbuildProject{test: testSDK || strings.EqualFold(expandProps(props["istestproject"], props), "true"), mstestSDK: testSDK}
 	for _, r := range refs {
 		if r.name = strings.TrimSpace(r.name); r.name == "" || strings.Contains(r.name, "$(") {
 			continue
