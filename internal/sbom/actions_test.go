@@ -78,23 +78,15 @@ func TestGitHubActions(t *testing.T) {
 // (a submodule, one of several clones) gives its actions.
 func TestNestedWorkflows(t *testing.T) {
 	root := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	workflow := func(uses string) string {
 		return "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: " + uses + "\n"
 	}
-	write(".github/workflows/ci.yml", workflow("actions/checkout@v4"))
-	write("spec/fixtures/project/.github/workflows/ci.yml", workflow("actions/setup-node@v3"))
-	write("modules/lib/.git", "gitdir: ../../.git/modules/lib\n")
-	write("modules/lib/.github/workflows/ci.yml", workflow("actions/cache@v4"))
+	writeFiles(t, root, map[string]string{
+		".github/workflows/ci.yml":                       workflow("actions/checkout@v4"),
+		"spec/fixtures/project/.github/workflows/ci.yml": workflow("actions/setup-node@v3"),
+		"modules/lib/.git":                               "gitdir: ../../.git/modules/lib\n",
+		"modules/lib/.github/workflows/ci.yml":           workflow("actions/cache@v4"),
+	})
 	res, err := sbom.Extract(context.Background(), root, sbom.Options{})
 	if err != nil {
 		t.Fatal(err)

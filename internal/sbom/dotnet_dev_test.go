@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -251,7 +250,7 @@ func TestDotnetCentralPackages(t *testing.T) {
 // projects use is development-only.
 func TestDotnetMSTestSDKCentral(t *testing.T) {
 	root := t.TempDir()
-	for p, s := range map[string]string{
+	writeFiles(t, root, map[string]string{
 		"Directory.Packages.props": `<Project>
   <PropertyGroup><ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally></PropertyGroup>
   <ItemGroup>
@@ -265,15 +264,7 @@ func TestDotnetMSTestSDKCentral(t *testing.T) {
 		"tests/App.UnitTests/App.UnitTests.csproj": `<Project Sdk="MSTest.Sdk">
   <ItemGroup><ProjectReference Include="..\..\src\App\App.csproj" /></ItemGroup>
 </Project>`,
-	} {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	res, err := sbom.Extract(context.Background(), root, sbom.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -87,6 +87,20 @@ var lockGitSources = map[string][]string{
 	"swift-dependabot-example": {"github.com/pointfreeco/swift-case-paths", "github.com/pointfreeco/swift-custom-dump"},
 }
 
+// writeFiles writes files (slash-separated paths under root -> content).
+func writeFiles(tb testing.TB, root string, files map[string]string) {
+	tb.Helper()
+	for rel, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
 func mustExtract(tb testing.TB, root string) *sbom.Result {
 	tb.Helper()
 	res, err := sbom.Extract(context.Background(), root, sbom.Options{})
