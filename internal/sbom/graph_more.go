@@ -506,13 +506,9 @@ func gemGraph(data []byte, lk *lockIndex) error {
 	// says gemspec; rails lists all its gems under remote: ., and only
 	// rails.gemspec is there).
 	for remote, gems := range paths {
-		at := path.Clean(remote)
-		if path.IsAbs(at) || at == ".." || strings.HasPrefix(at, "../") {
-			continue
-		}
 		for _, i := range gems {
-			if len(gems) == 1 || lk.sibling(path.Join(at, lk.comps[i].Name+".gemspec")) != nil {
-				lk.localAt[i] = at
+			if len(gems) == 1 || lk.sibling(path.Join(remote, lk.comps[i].Name+".gemspec")) != nil {
+				lk.placeLocal(i, remote)
 			}
 		}
 	}
