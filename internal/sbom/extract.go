@@ -644,7 +644,7 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		}
 		if ex.Name() == gomod.Name {
 			var w *FileError
-			comps, w = goStdlib(j.path, data, comps)
+			comps, w = goStdlib(j.path, data, comps, goWorkspace(fsys, j.path))
 			if w != nil {
 				out.warnings = append(out.warnings, *w)
 			}

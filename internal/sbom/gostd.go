@@ -3,6 +3,9 @@ package sbom
 import (
 	"fmt"
 	"go/version"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/mod/modfile"
@@ -31,6 +34,10 @@ import (
 //
 // Only the main modules' go.mod files are read: vendor/ and the module
 // cache's "<module>@v<version>" directories are not walked.
+//
+// A module that a go.work above it uses is built in workspace mode: the
+// go.work's toolchain directive is the toolchain, and its replace
+// directives win over the module's own (goWorkspace).
 
 // Property names of the standard library component.
 const (
@@ -40,10 +47,16 @@ const (
 
 // goStdlib applies the decision above to the components of one go.mod and
 // returns a warning when the standard library's version is unknown.
-func goStdlib(p string, data []byte, comps []sentinel.Component) ([]sentinel.Component, *FileError) {
+func goStdlib(p string, data []byte, comps []sentinel.Component, work *modfile.WorkFile) ([]sentinel.Component, *FileError) {
 	f, err := parseGoMod(p, data)
 	if err != nil {
 		return comps, nil
+	}
+	if work != nil {
+		comps = workReplaces(work, comps)
+		if work.Toolchain != nil && work.Toolchain.Name != "" {
+			f.Toolchain = work.Toolchain
+		}
 	}
 	for i := range comps {
 		c := &comps[i]
@@ -51,6 +64,9 @@ func goStdlib(p string, data []byte, comps []sentinel.Component) ([]sentinel.Com
 			continue
 		}
 		if f.Toolchain != nil && f.Toolchain.Name != "" {
+			if v, ok := strings.CutPrefix(f.Toolchain.Name, "go"); ok && work != nil && work.Toolchain == f.Toolchain {
+				c.Version, c.Purl = v, "pkg:golang/stdlib@"+v
+			}
 			c.Properties = map[string]string{PropGoToolchain: f.Toolchain.Name}
 			return comps, nil
 		}
@@ -84,4 +100,58 @@ func parseGoMod(p string, data []byte) (*modfile.File, error) {
 		return f, nil
 	}
 	return modfile.ParseLax(p, data, nil)
+}
+
+// goWorkspace returns the go.work of the nearest directory at or above
+// the go.mod at p that uses the module, or nil.
+func goWorkspace(fsys fs.FS, p string) *modfile.WorkFile {
+	if fsys == nil {
+		return nil
+	}
+	mod := path.Dir(p)
+	for dir := mod; ; dir = path.Dir(dir) {
+		name := path.Join(dir, "go.work")
+		if b, err := fs.ReadFile(fsys, name); err == nil {
+			if wf, err := modfile.ParseWork(name, b, nil); err == nil {
+				for _, u := range wf.Use {
+					if path.Join(dir, filepath.ToSlash(u.Path)) == mod {
+						return wf
+					}
+				}
+			}
+			return nil // the nearest go.work decides, used or not
+		}
+		if dir == "." {
+			return nil
+		}
+	}
+}
+
+// workReplaces applies a go.work's replace directives to one module's
+// components: a module replaced by another version or module is that one;
+// one replaced by a directory is the workspace's own code, no component.
+func workReplaces(wf *modfile.WorkFile, comps []sentinel.Component) []sentinel.Component {
+	if len(wf.Replace) == 0 {
+		return comps
+	}
+	out := comps[:0]
+	for _, c := range comps {
+		for _, r := range wf.Replace {
+			if r.Old.Path != c.Name || (r.Old.Version != "" && strings.TrimPrefix(r.Old.Version, "v") != c.Version) {
+				continue
+			}
+			if r.New.Version == "" {
+				c.Name = "" // a directory
+				break
+			}
+			c.Name, c.Version = r.New.Path, strings.TrimPrefix(r.New.Version, "v")
+			ns, n := path.Split(c.Name)
+			c.Purl = projectPurl("golang", strings.TrimSuffix(ns, "/"), n, c.Version)
+			break
+		}
+		if c.Name != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -793,7 +793,11 @@ func goRoots(data []byte, lk *lockIndex) error {
 			lk.link("", mod.Path)
 			continue
 		}
-		if i, ok := lk.find(mod.Path, strings.TrimPrefix(mod.Version, "v")); ok {
+		i, ok := lk.find(mod.Path, strings.TrimPrefix(mod.Version, "v"))
+		if !ok {
+			i, ok = lk.find(mod.Path, "") // another version a go.work's replace chose (goWorkspace)
+		}
+		if ok {
 			lk.root("", i)
 		}
 	}

@@ -606,3 +606,31 @@ func TestConanLock(t *testing.T) {
 		t.Errorf("%s resolves to an OSV ecosystem; a user's package is not ConanCenter's", res.Components[0].Purl)
 	}
 }
+
+// TestGoWorkspace: the modules a go.work uses are built in workspace
+// mode: its toolchain is every module's (the standard library once, at
+// that version, and no warning about a module without its own), and its
+// replace directives win over the modules' requirements.
+func TestGoWorkspace(t *testing.T) {
+	res, err := sbom.Extract(context.Background(), "testdata/lock-variants/go-workspace", sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var purls []string
+	for _, c := range res.Components {
+		purls = append(purls, c.Purl)
+	}
+	for _, want := range []string{"pkg:golang/stdlib@1.22.5", "pkg:golang/github.com/google/uuid@1.5.0"} {
+		if !slices.Contains(purls, want) {
+			t.Errorf("no %s among %v", want, purls)
+		}
+	}
+	for _, p := range purls {
+		if p == "pkg:golang/stdlib" || p == "pkg:golang/github.com/google/uuid@1.6.0" {
+			t.Errorf("%s is listed: the workspace decides", p)
+		}
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings %v, want none: the go.work names the toolchain", res.Warnings)
+	}
+}
