@@ -35,7 +35,7 @@ func (e podfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	pkgs := inv.Packages[:0]
 	for _, p := range inv.Packages {
 		p.Name, _, _ = strings.Cut(p.Name, "/")
-		if seen[p.Name+"@"+p.Version] {
+		if p.Name == "" || seen[p.Name+"@"+p.Version] {
 			continue
 		}
 		seen[p.Name+"@"+p.Version] = true

@@ -53,6 +53,9 @@ func readRenvLock(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, err
 		if name == "" {
 			name = key
 		}
+		if name == "" {
+			continue
+		}
 		p := &extractor.Package{Name: name, Version: e.Version, PURLType: purl.TypeCran, Location: loc}
 		switch src := strings.ToLower(e.Source); {
 		case src == "local":

@@ -106,8 +106,8 @@ func swiftPins(inv inventory.Inventory, b []byte) inventory.Inventory {
 	pkgs := inv.Packages[:0]
 	for _, p := range inv.Packages {
 		name := swiftName(p.Name)
-		if local[name] {
-			continue
+		if local[name] || p.Name == "" {
+			continue // the developer's own, or a pin that names nothing
 		}
 		if c := commit[name]; c != "" && p.Version == "" && p.SourceCode == nil {
 			p.SourceCode = &extractor.SourceCodeIdentifier{Repo: repo[name], Commit: c}
