@@ -52,10 +52,11 @@ func goStdlib(p string, data []byte, comps []sentinel.Component, work *modfile.W
 	if err != nil {
 		return comps, nil
 	}
+	toolchain, fromWork := f.Toolchain, false
 	if work != nil {
 		comps = workReplaces(work, comps)
 		if work.Toolchain != nil && work.Toolchain.Name != "" {
-			f.Toolchain = work.Toolchain
+			toolchain, fromWork = work.Toolchain, true
 		}
 	}
 	for i := range comps {
@@ -63,11 +64,11 @@ func goStdlib(p string, data []byte, comps []sentinel.Component, work *modfile.W
 		if c.Name != "stdlib" {
 			continue
 		}
-		if f.Toolchain != nil && f.Toolchain.Name != "" {
-			if v, ok := strings.CutPrefix(f.Toolchain.Name, "go"); ok && work != nil && work.Toolchain == f.Toolchain {
-				c.Version, c.Purl = v, "pkg:golang/stdlib@"+v
+		if toolchain != nil && toolchain.Name != "" {
+			if v, ok := strings.CutPrefix(toolchain.Name, "go"); ok && fromWork {
+				c.Version, c.Purl = v, "pkg:golang/stdlib@"+v // scalibr read the go.mod's
 			}
-			c.Properties = map[string]string{PropGoToolchain: f.Toolchain.Name}
+			c.Properties = map[string]string{PropGoToolchain: toolchain.Name}
 			return comps, nil
 		}
 		if f.Go == nil {

@@ -95,12 +95,8 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		name, version, license = root.Name, root.Version, root.License
 	}
 	if npmName(name) {
-		ns, n := "", name
-		if i := strings.LastIndexByte(name, '/'); i >= 0 {
-			ns, n = name[:i], name[i+1:]
-		}
 		lk.self = &sentinel.Component{Name: name, Version: version, Ecosystem: "npm",
-			Purl: projectPurl("npm", ns, n, version), Licenses: npmLicenses(license)}
+			Purl: npmProjectPurl(name, version), Licenses: npmLicenses(license)}
 	}
 	// Flatten both layouts to install paths ("node_modules/a/node_modules/b").
 	type node struct {

@@ -29,8 +29,8 @@ func (e podfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	if b == nil {
 		return inv, err
 	}
-	external := podSources(b, "EXTERNAL SOURCES:")
-	checkout := podSources(b, "CHECKOUT OPTIONS:")
+	sources := podSources(b)
+	external, checkout := sources["EXTERNAL SOURCES:"], sources["CHECKOUT OPTIONS:"]
 	seen := map[string]bool{}
 	pkgs := inv.Packages[:0]
 	for _, p := range inv.Packages {
@@ -56,31 +56,29 @@ func (e podfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	return inv, err
 }
 
-// podSources reads one of Podfile.lock's source sections: for each pod,
-// its options (":git", ":path", ":commit", ":tag", ...) and their values.
-func podSources(b []byte, section string) map[string]map[string]string {
-	out := map[string]map[string]string{}
-	in := false
+// podSources reads Podfile.lock's sections by their heading ("EXTERNAL
+// SOURCES:", "CHECKOUT OPTIONS:"): for each pod, its options (":git",
+// ":path", ":commit", ":tag", ...) and their values.
+func podSources(b []byte) map[string]map[string]map[string]string {
+	out := map[string]map[string]map[string]string{}
+	var section map[string]map[string]string
 	var pod string
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 0, 16<<10), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimRight(sc.Text(), "\r")
-		if line != "" && line[0] != ' ' {
-			in = line == section
-			continue
-		}
-		if !in {
-			continue
-		}
 		switch {
+		case line != "" && line[0] != ' ':
+			section, pod = map[string]map[string]string{}, ""
+			out[line] = section
+		case section == nil:
 		case strings.HasPrefix(line, "    "):
 			if k, v, ok := strings.Cut(strings.TrimSpace(line), ": "); ok && pod != "" {
-				out[pod][k] = strings.Trim(strings.TrimSpace(v), `"'`)
+				section[pod][k] = strings.Trim(strings.TrimSpace(v), `"'`)
 			}
 		case strings.HasPrefix(line, "  "):
 			pod = strings.Trim(strings.TrimSuffix(strings.TrimSpace(line), ":"), `"'`)
-			out[pod] = map[string]string{}
+			section[pod] = map[string]string{}
 		}
 	}
 	return out

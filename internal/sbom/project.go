@@ -110,6 +110,16 @@ func projectPurl(typ, ns, name, version string) string {
 	return packageurl.NewPackageURL(typ, ns, name, version, nil, "").ToString()
 }
 
+// npmProjectPurl is projectPurl for an npm package name, its scope the
+// namespace ("@babel/core").
+func npmProjectPurl(name, version string) string {
+	ns, n := "", name
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		ns, n = name[:i], name[i+1:]
+	}
+	return projectPurl("npm", ns, n, version)
+}
+
 func npmProject(data []byte) (project, bool) {
 	var m struct {
 		Name     string          `json:"name"`
@@ -126,12 +136,8 @@ func npmProject(data []byte) (project, bool) {
 	if json.Unmarshal(data, &m) != nil || !npmName(m.Name) {
 		return project{}, false
 	}
-	ns, n := "", m.Name
-	if i := strings.LastIndexByte(m.Name, '/'); i >= 0 {
-		ns, n = m.Name[:i], m.Name[i+1:]
-	}
 	pr := project{comp: sentinel.Component{
-		Purl: projectPurl("npm", ns, n, m.Version), Ecosystem: "npm", Name: m.Name, Version: m.Version,
+		Purl: npmProjectPurl(m.Name, m.Version), Ecosystem: "npm", Name: m.Name, Version: m.Version,
 		Licenses: npmLicenses(m.License),
 	}}
 	for _, l := range m.Licenses {
