@@ -44,19 +44,7 @@ var lockCases = []lockCase{
 	{"go-vulndb", "Go", goModRead, nil, nil},
 	{"gradle-kotlin-bip39", "Maven", gradleRead, nil, nil},
 	{"maven-cyclonedx-spec-tools", "Maven", pomCycloneDXTools, nil, nil},
-	{"maven-zeppelin-server-scalibr", "Maven", pomZeppelin, []string{
-		// scalibr interpolates the child's properties before merging the
-		// parent, so versions that are properties defined only in the
-		// parent are unresolved and the dependency is dropped.
-		"io.dropwizard.metrics:metrics-jmx@4.1.14",
-		"io.dropwizard.metrics:metrics-servlets@4.1.14",
-		"io.micrometer:micrometer-registry-jmx@1.6.0",
-		"io.micrometer:micrometer-registry-prometheus@1.6.0",
-		"org.eclipse.jetty.websocket:javax-websocket-server-impl@9.4.52.v20230823",
-		"org.eclipse.jetty:jetty-jmx@9.4.52.v20230823",
-		"org.eclipse.jetty:jetty-webapp@9.4.52.v20230823",
-		"org.quartz-scheduler:quartz@2.3.2",
-	}, nil},
+	{"maven-zeppelin-server-scalibr", "Maven", pomZeppelin, nil, nil},
 	{"mix-bamboo", "Hex", mixRead, nil, nil},
 	{"npm-v1-pkgsite-2020", "npm", npmLockRead, nil, nil},
 	{"npm-v2-dependabot-npm-helpers", "npm", npmLockRead, nil, nil},

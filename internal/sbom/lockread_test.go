@@ -451,8 +451,9 @@ var pomCycloneDXTools = fixed(
 // pomZeppelin: the <dependencies> of zeppelin-server's pom.xml plus those of
 // its activeByDefault profile (hadoop3), versions resolved by hand from its
 // properties and from parent/pom.xml's properties and
-// <dependencyManagement>. The sibling module zeppelin-zengine
-// (${project.groupId}) is not a third-party package and is left out.
+// <dependencyManagement>. The sibling module zeppelin-zengine is named
+// ${project.groupId}:zeppelin-zengine at ${project.version}, the groupId
+// and version the POM inherits from its parent.
 var pomZeppelin = fixed(
 	"ch.qos.reload4j:reload4j@1.2.25",
 	"com.fasterxml.jackson.core:jackson-databind@2.12.6.1",
@@ -471,6 +472,7 @@ var pomZeppelin = fixed(
 	"org.apache.httpcomponents:httpclient@4.5.13",
 	"org.apache.shiro:shiro-core@1.10.0",
 	"org.apache.shiro:shiro-web@1.10.0",
+	"org.apache.zeppelin:zeppelin-zengine@0.11.1",
 	"org.bitbucket.cowwoc:diff-match-patch@1.1",
 	"org.bouncycastle:bcpkix-jdk15on@1.70",
 	"org.eclipse.jetty.websocket:javax-websocket-server-impl@9.4.52.v20230823",

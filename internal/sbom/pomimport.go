@@ -15,53 +15,88 @@ import (
 	"github.com/google/osv-scalibr/purl"
 )
 
-// importBOMs gives a version to each dependency of the POM at p (content
-// data, parents chain as locateParents found them) that the POM and its
-// parents leave without one, from the bills of materials their
-// dependencyManagement imports (<scope>import</scope>, the way Spring
-// Boot, Jackson and most multi-module projects share their versions).
-// scalibr's extractor, offline, imports none. A BOM is looked for as a
-// parent is: by its coordinates among the POM files near p, then in the
-// Maven local repository; its own parents are merged and its properties
-// interpolated before its dependencyManagement is taken, and the BOMs it
-// imports in turn are followed (deps.dev's ProcessDependencies bounds
-// them). Nothing is done for a POM whose dependencies all have versions.
-func (p pomXML) importBOMs(fsys scalibrfs.FS, at string, data []byte, chain []string, pkgs []*extractor.Package) {
-	if !slices.ContainsFunc(pkgs, unversionedMaven) {
-		return
+// complete finishes what scalibr's extractor read of the POM at p
+// (content data, parents chain as locateParents found them), from the
+// effective project Maven builds: the POM with its parents merged, then
+// interpolated.
+//
+//   - A dependency whose version is a property only a parent defines is
+//     kept: scalibr's extractor interpolates the POM before it merges the
+//     parents and drops it (zeppelin-server's Jetty, Dropwizard and
+//     Quartz, whose versions the parent's <properties> hold).
+//   - A dependency the POM and its parents leave without a version takes
+//     it from the bills of materials their dependencyManagement imports
+//     (<scope>import</scope>, the way Spring Boot, Jackson and most
+//     multi-module projects share their versions); scalibr's extractor,
+//     offline, imports none. A BOM is looked for as a parent is: by its
+//     coordinates among the POM files near p, then in the Maven local
+//     repository; its own parents are merged and its properties
+//     interpolated before its dependencyManagement is taken, and the BOMs
+//     it imports in turn are followed (deps.dev's ProcessDependencies
+//     bounds them).
+//
+// Nothing is done for a POM without parents whose dependencies all have
+// versions.
+func (p pomXML) complete(fsys scalibrfs.FS, at string, data []byte, chain []string, pkgs []*extractor.Package) []*extractor.Package {
+	if len(chain) == 0 && !slices.ContainsFunc(pkgs, unversionedMaven) {
+		return pkgs
 	}
 	proj, ok := p.effective(fsys, data, chain)
 	if !ok {
-		return
+		return pkgs
 	}
 	boot := p.springBootVersion(fsys, data, chain, proj)
 	defer fillSpringBoot(boot, pkgs)
-	if !slices.ContainsFunc(proj.DependencyManagement.Dependencies, isImport) {
-		return
-	}
 	proj.ProcessDependencies(func(g, a, v maven.String) (maven.DependencyManagement, error) {
 		return p.bom(fsys, at, maven.ProjectKey{GroupID: g, ArtifactID: a, Version: v})
 	})
 	deps := make(map[string]maven.Dependency, len(proj.Dependencies))
+	var names []string
 	for _, d := range proj.Dependencies {
+		if _, ok := deps[d.Name()]; !ok {
+			names = append(names, d.Name())
+		}
 		deps[d.Name()] = d // the extractor keeps the last one listed too
 	}
+	have := make(map[string]bool, len(pkgs))
 	for _, pkg := range pkgs {
-		if !unversionedMaven(pkg) {
-			continue
-		}
+		have[pkg.Name] = true
 		d, ok := deps[pkg.Name]
-		if !ok {
+		if !ok || !unversionedMaven(pkg) {
 			continue
 		}
 		pkg.Version = requiredVersion(string(d.Version))
 		// The BOM may give the scope as well (a test library's).
 		if m, ok := pkg.Metadata.(*javalockfile.Metadata); ok && len(m.DepGroupVals) == 0 {
-			if scope := strings.TrimSpace(string(d.Scope)); scope != "" && scope != "compile" {
-				m.DepGroupVals = []string{scope}
-			}
+			m.DepGroupVals = scopeGroups(d)
 		}
 	}
+	for _, name := range names {
+		d := deps[name]
+		g, a, ok := strings.Cut(name, ":")
+		if have[name] || !ok || g == "" || a == "" || strings.Contains(name, "${") || strings.Contains(string(d.Version), "${") {
+			continue
+		}
+		typ := ""
+		if d.Type != "jar" {
+			typ = string(d.Type)
+		}
+		pkgs = append(pkgs, &extractor.Package{
+			Name: name, Version: requiredVersion(string(d.Version)), PURLType: purl.TypeMaven,
+			Location: extractor.LocationFromPath(at),
+			Metadata: &javalockfile.Metadata{GroupID: g, ArtifactID: a, Type: typ, Classifier: string(d.Classifier), DepGroupVals: scopeGroups(d)},
+		})
+	}
+	return pkgs
+}
+
+// scopeGroups is a dependency's scope as scalibr's extractor records it:
+// none for the default scope, compile.
+func scopeGroups(d maven.Dependency) []string {
+	if scope := strings.TrimSpace(string(d.Scope)); scope != "" && scope != "compile" {
+		return []string{scope}
+	}
+	return []string{}
 }
 
 // springBootGroup is the group of Spring Boot's modules, whose BOM
@@ -128,14 +163,12 @@ func requiredVersion(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// effective is the POM (content data) with the parents of chain merged
-// and its properties interpolated, as scalibr's extractor builds it.
+// effective is the POM (content data) with its default profiles and the
+// parents of chain merged, then its properties interpolated, as Maven
+// builds it.
 func (p pomXML) effective(fsys scalibrfs.FS, data []byte, chain []string) (*maven.Project, bool) {
 	var proj maven.Project
 	if err := datasource.NewMavenDecoder(bytes.NewReader(data)).Decode(&proj); err != nil {
-		return nil, false
-	}
-	if err := proj.Interpolate(); err != nil {
 		return nil, false
 	}
 	if proj.Parent.ArtifactID != "" {

@@ -90,7 +90,7 @@ func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inven
 	if err != nil || input.FS == nil {
 		return inv, err
 	}
-	p.importBOMs(input.FS, input.Path, data, chain, inv.Packages)
+	inv.Packages = p.complete(input.FS, input.Path, data, chain, inv.Packages)
 	return inv, nil
 }
 

@@ -37,7 +37,7 @@ import (
 // order in which one of them is chosen as the root project when several sit
 // at the root.
 var projectManifests = []string{
-	"package.json", "Cargo.toml", "pyproject.toml", "composer.json", "pubspec.yaml", "mix.exs", "go.mod",
+	"package.json", "Cargo.toml", "pyproject.toml", "composer.json", "pubspec.yaml", "mix.exs", "go.mod", "pom.xml",
 }
 
 func isProjectManifest(base string) bool { return slices.Contains(projectManifests, base) }
@@ -90,6 +90,8 @@ func readProject(fsys fs.FS, p string, data []byte) (project, bool) {
 		pr, ok = mixProject(data)
 	case "go.mod":
 		pr, ok = goProject(p, data)
+	case "pom.xml":
+		pr, ok = pomProject(fsys, p, data)
 	}
 	if !ok || pr.comp.Name == "" {
 		return project{}, false
