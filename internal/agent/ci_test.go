@@ -272,7 +272,7 @@ func TestCIFormats(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
-	if code != 70 || r.ExitCode != 70 || r.Verdict != "kev" || r.Summary.KEV != 2 || r.Intel.Mode != "offline" || r.Project != "kev" {
+	if code != 70 || r.ExitCode != 70 || r.Verdict != "kev" || r.Summary.KEV != 2 || r.Intel.Mode != "offline" || r.Project != "com.example:shop-api" {
 		t.Errorf("json run: exit %d, report %s %d %+v %+v", code, r.Verdict, r.ExitCode, r.Summary, r.Intel)
 	}
 }

@@ -15,80 +15,54 @@ import (
 	"github.com/google/osv-scalibr/purl"
 )
 
-// complete finishes what scalibr's extractor read of the POM at p
-// (content data, parents chain as locateParents found them), from the
-// effective project Maven builds: the POM with its parents merged, then
-// interpolated.
-//
-//   - A dependency whose version is a property only a parent defines is
-//     kept: scalibr's extractor interpolates the POM before it merges the
-//     parents and drops it (zeppelin-server's Jetty, Dropwizard and
-//     Quartz, whose versions the parent's <properties> hold).
-//   - A dependency the POM and its parents leave without a version takes
-//     it from the bills of materials their dependencyManagement imports
-//     (<scope>import</scope>, the way Spring Boot, Jackson and most
-//     multi-module projects share their versions); scalibr's extractor,
-//     offline, imports none. A BOM is looked for as a parent is: by its
-//     coordinates among the POM files near p, then in the Maven local
-//     repository; its own parents are merged and its properties
-//     interpolated before its dependencyManagement is taken, and the BOMs
-//     it imports in turn are followed (deps.dev's ProcessDependencies
-//     bounds them).
-//
-// Nothing is done for a POM without parents whose dependencies all have
-// versions.
-func (p pomXML) complete(fsys scalibrfs.FS, at string, data []byte, chain []string, pkgs []*extractor.Package) []*extractor.Package {
-	if len(chain) == 0 && !slices.ContainsFunc(pkgs, unversionedMaven) {
-		return pkgs
-	}
+// dependencies are the dependencies of the POM at p (content data,
+// parents chain as locateParents found them) as Maven builds its
+// effective project (effective), one for each that Maven tells apart:
+// groupId, artifactId, type and classifier (a library and its test-jar,
+// or its "tests" classifier, are two). A dependency the POM and its
+// parents leave without a version takes it from their
+// dependencyManagement, and from the bills of materials it imports
+// (<scope>import</scope>, the way Spring Boot, Jackson and most
+// multi-module projects share their versions). A BOM is looked for as a
+// parent is: by its coordinates among the POM files near p, then in the
+// Maven local repository; its own parents are merged and its properties
+// interpolated before its dependencyManagement is taken, and the BOMs it
+// imports in turn are followed (deps.dev's ProcessDependencies bounds
+// them). What only a parent or a BOM out of reach decides stays without a
+// version.
+func (p pomXML) dependencies(fsys scalibrfs.FS, at string, data []byte, chain []string) ([]*extractor.Package, error) {
 	proj, ok := p.effective(fsys, data, chain)
 	if !ok {
-		return pkgs
+		return nil, errNotPOM
 	}
 	boot := p.springBootVersion(fsys, data, chain, proj)
-	defer fillSpringBoot(boot, pkgs)
 	proj.ProcessDependencies(func(g, a, v maven.String) (maven.DependencyManagement, error) {
+		if fsys == nil {
+			return maven.DependencyManagement{}, errNoBOM
+		}
 		return p.bom(fsys, at, maven.ProjectKey{GroupID: g, ArtifactID: a, Version: v})
 	})
-	deps := make(map[string]maven.Dependency, len(proj.Dependencies))
-	var names []string
+	pkgs := make([]*extractor.Package, 0, len(proj.Dependencies))
 	for _, d := range proj.Dependencies {
-		if _, ok := deps[d.Name()]; !ok {
-			names = append(names, d.Name())
-		}
-		deps[d.Name()] = d // the extractor keeps the last one listed too
-	}
-	have := make(map[string]bool, len(pkgs))
-	for _, pkg := range pkgs {
-		have[pkg.Name] = true
-		d, ok := deps[pkg.Name]
-		if !ok || !unversionedMaven(pkg) {
+		g, a := string(d.GroupID), string(d.ArtifactID)
+		if g == "" || a == "" {
 			continue
 		}
-		pkg.Version = requiredVersion(string(d.Version))
-		// The BOM may give the scope as well (a test library's).
-		if m, ok := pkg.Metadata.(*javalockfile.Metadata); ok && len(m.DepGroupVals) == 0 {
-			m.DepGroupVals = scopeGroups(d)
-		}
-	}
-	for _, name := range names {
-		d := deps[name]
-		g, a, ok := strings.Cut(name, ":")
-		if have[name] || !ok || g == "" || a == "" || strings.Contains(name, "${") || strings.Contains(string(d.Version), "${") {
-			continue
-		}
-		typ := ""
-		if d.Type != "jar" {
-			typ = string(d.Type)
+		typ := string(d.Type)
+		if typ == "jar" {
+			typ = ""
 		}
 		pkgs = append(pkgs, &extractor.Package{
-			Name: name, Version: requiredVersion(string(d.Version)), PURLType: purl.TypeMaven,
+			Name: d.Name(), Version: requiredVersion(string(d.Version)), PURLType: purl.TypeMaven,
 			Location: extractor.LocationFromPath(at),
 			Metadata: &javalockfile.Metadata{GroupID: g, ArtifactID: a, Type: typ, Classifier: string(d.Classifier), DepGroupVals: scopeGroups(d)},
 		})
 	}
-	return pkgs
+	fillSpringBoot(boot, pkgs)
+	return pkgs, nil
 }
+
+var errNotPOM = errors.New("not a Maven POM (no <project> element that reads)")
 
 // scopeGroups is a dependency's scope as scalibr's extractor records it:
 // none for the default scope, compile.
@@ -163,19 +137,19 @@ func requiredVersion(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// effective is the POM (content data) with its default profiles and the
-// parents of chain merged, then its properties interpolated, as Maven
-// builds it.
+// effective is the POM (content data) as Maven builds it: its profiles
+// active by default and the parents of chain merged, then its properties
+// interpolated. A dependency whose groupId and artifactId resolve but
+// whose version (or type, classifier, scope) names a property that nothing
+// here defines is kept without it, where the library's interpolation
+// drops it (a version a parent out of reach defines).
 func (p pomXML) effective(fsys scalibrfs.FS, data []byte, chain []string) (*maven.Project, bool) {
-	var proj maven.Project
-	if err := datasource.NewMavenDecoder(bytes.NewReader(data)).Decode(&proj); err != nil {
+	proj, ok := decodePOM(data)
+	if !ok {
 		return nil, false
 	}
-	if proj.Parent.ArtifactID != "" {
-		// The default profiles, merged once the project has a parent.
-		if err := proj.MergeProfiles("", maven.ActivationOS{}); err != nil {
-			return nil, false
-		}
+	if err := proj.MergeProfiles("", maven.ActivationOS{}); err != nil {
+		return nil, false
 	}
 	for _, f := range chain {
 		raw, ok := p.cache.read(fsys, f)
@@ -188,10 +162,50 @@ func (p pomXML) effective(fsys scalibrfs.FS, data []byte, chain []string) (*mave
 		}
 		proj.MergeParent(parent)
 	}
+	lost := unresolvedDeps(&proj)
 	if err := proj.Interpolate(); err != nil {
 		return nil, false
 	}
+	for _, d := range lost {
+		k := d.Key()
+		if !slices.ContainsFunc(proj.Dependencies, func(e maven.Dependency) bool { return e.Key() == k }) {
+			proj.Dependencies = append(proj.Dependencies, d)
+		}
+	}
 	return &proj, true
+}
+
+// unresolvedDeps are the dependencies of proj (merged, not yet
+// interpolated) whose groupId and artifactId resolve but whose other
+// fields name a property nothing defines, with those fields left empty.
+func unresolvedDeps(proj *maven.Project) []maven.Dependency {
+	var props map[string]string
+	var lost []maven.Dependency
+	for _, d := range proj.Dependencies {
+		fields := []*maven.String{&d.GroupID, &d.ArtifactID, &d.Version, &d.Type, &d.Classifier, &d.Scope}
+		if !slices.ContainsFunc(fields, func(f *maven.String) bool { return strings.Contains(string(*f), "${") }) {
+			continue
+		}
+		if props == nil {
+			props = pomProperties(proj)
+		}
+		dropped := false
+		for i, f := range fields {
+			v := interpolatePOM(string(*f), props)
+			if strings.Contains(v, "${") {
+				if i < 2 {
+					break // the dependency is not named: Maven fails
+				}
+				v, dropped = "", true
+			}
+			*f = maven.String(v)
+		}
+		if dropped && d.GroupID != "" && d.ArtifactID != "" && !strings.Contains(string(d.GroupID)+string(d.ArtifactID), "${") {
+			d.Exclusions = nil
+			lost = append(lost, d)
+		}
+	}
+	return lost
 }
 
 var errNoBOM = errors.New("bill of materials not found")
@@ -206,7 +220,7 @@ func (p pomXML) bom(fsys scalibrfs.FS, at string, k maven.ProjectKey) (maven.Dep
 	c := p.cache
 	dm := memo(&c.mu, c.boms, f, func() maven.DependencyManagement {
 		if raw, read := c.read(fsys, f); read {
-			_, chain := locateParents(fsys, f, raw, c)
+			chain := locateParents(fsys, f, raw, c)
 			if proj, ok := p.effective(fsys, raw, chain); ok {
 				return proj.DependencyManagement
 			}
@@ -225,14 +239,14 @@ func (p pomXML) bom(fsys scalibrfs.FS, at string, k maven.ProjectKey) (maven.Dep
 func (p pomXML) findPOM(fsys scalibrfs.FS, at string, k maven.ProjectKey) string {
 	if !strings.HasPrefix(at, repoMark) {
 		for _, f := range p.cache.nearby(fsys, at) {
-			if c, ok := p.cache.pomAt(fsys, f); ok && c.key == k {
+			if c, ok := p.cache.pomAt(fsys, f); ok && c.is(k) {
 				return f
 			}
 		}
 	}
 	if p.cache.repo != nil {
 		if f, ok := repoPOM(k); ok {
-			if c, ok := p.cache.pomAt(fsys, f); ok && c.key == k {
+			if c, ok := p.cache.pomAt(fsys, f); ok && c.is(k) {
 				return f
 			}
 		}

@@ -71,35 +71,39 @@ const maxParents = 10
 // maxPOMCandidates bounds the POM files read while looking for parents.
 const maxPOMCandidates = 200
 
-// Extract implements filesystem.Extractor.
+// Extract implements filesystem.Extractor. The dependencies are those of
+// the effective project (complete), one package for each that Maven
+// tells apart (groupId, artifactId, type and classifier).
 func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inventory.Inventory, error) {
 	data, err := io.ReadAll(input.Reader)
 	if err != nil {
 		return inventory.Inventory{}, err
 	}
-	in := *input
-	in.Reader = bytes.NewReader(data)
 	// A POM without a parent (most are) is not decoded a second time.
 	var chain []string
 	if input.FS != nil && bytes.Contains(data, []byte("parent>")) {
-		var virt map[string]string
-		virt, chain = locateParents(input.FS, input.Path, data, p.cache)
-		in.FS = &parentFS{FS: input.FS, repo: p.cache.repo, virt: virt}
+		chain = locateParents(input.FS, input.Path, data, p.cache)
 	}
-	inv, err := p.Extractor.Extract(ctx, &in)
-	if err != nil || input.FS == nil {
-		return inv, err
+	pkgs, err := p.dependencies(input.FS, input.Path, data, chain)
+	if err != nil {
+		return inventory.Inventory{}, err
 	}
-	inv.Packages = p.complete(input.FS, input.Path, data, chain, inv.Packages)
-	return inv, nil
+	return inventory.Inventory{Packages: pkgs}, nil
 }
 
 // pomCoords are what a POM says of itself and of its parent.
 type pomCoords struct {
-	key       maven.ProjectKey // with groupId and version inherited from the parent
+	// key has the groupId and version inherited from the parent, and the
+	// properties it names that the POM defines interpolated (a BOM at
+	// ${revision}); raw is as written.
+	key, raw  maven.ProjectKey
 	packaging string
 	parent    maven.Parent
 }
+
+// is reports whether the POM has coordinates k, as written (a parent
+// named ${revision}, as its children name it) or interpolated.
+func (c pomCoords) is(k maven.ProjectKey) bool { return c.key == k || c.raw == k }
 
 // readPOMCoords decodes a POM's coordinates; ok is false when it is not
 // a Maven project.
@@ -115,29 +119,33 @@ func readPOMCoords(data []byte) (c pomCoords, ok bool) {
 	if c.key.Version == "" {
 		c.key.Version = proj.Parent.Version
 	}
+	c.raw = c.key
+	if strings.Contains(string(c.key.GroupID)+string(c.key.Version), "${") {
+		props := pomProperties(&proj)
+		c.key.GroupID = maven.String(interpolatePOM(string(c.key.GroupID), props))
+		c.key.Version = maven.String(interpolatePOM(string(c.key.Version), props))
+	}
 	return c, c.key.ArtifactID != ""
 }
 
 // locateParents follows the chain of parents of the POM at p (content
-// data) and returns, for each parent that is not at the path scalibr's
-// extractor opens for it, that path mapped to the file where it is. A
-// parent found elsewhere has its own relativePath read from where it
-// really is, as Maven reads a parent it took from a repository.
-//
-// chain lists every parent found, nearest first, where it really is (a
-// path of the tree, or of the repository with repoMark).
-func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) (virt map[string]string, chain []string) {
+// data) and lists every parent found, nearest first, where it is (a path
+// of the tree, or of the repository with repoMark). A parent is first
+// looked for at its relativePath; one found elsewhere (nearby, or in the
+// repository) has its own relativePath read both from the path it was
+// looked for at and from where it really is, as Maven reads a parent it
+// took from a repository.
+func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) (chain []string) {
 	c, ok := readPOMCoords(data)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	is := func(f string, want maven.Parent) bool {
 		pc, ok := cache.pomAt(fsys, f)
-		return ok && pc.key == want.ProjectKey && pc.packaging == "pom"
+		return ok && pc.is(want.ProjectKey) && pc.packaging == "pom"
 	}
 	visited := map[maven.ProjectKey]bool{c.key: true}
-	// cur is where the extractor believes the current POM is, real where
-	// it is.
+	// cur is where the current POM was looked for, real where it is.
 	cur, real, parent := p, p, c.parent
 	// The last parent came from the repository (or p is there): so do the
 	// others.
@@ -153,7 +161,7 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) (v
 		}
 		if !inRepo && is(want, parent) {
 			pc, _ := cache.pomAt(fsys, want)
-			cur, real, parent = want, want, pc.parent // the extractor finds it itself
+			cur, real, parent = want, want, pc.parent
 			chain = append(chain, want)
 			continue
 		}
@@ -185,22 +193,17 @@ func locateParents(fsys scalibrfs.FS, p string, data []byte, cache *pomCache) (v
 		}
 		// What is at want, if anything, is another project (an aggregator
 		// at ../pom.xml): Maven passes over it too.
-		if virt == nil {
-			virt = map[string]string{}
-		}
-		virt[want] = found
 		chain = append(chain, found)
 		pc, _ := cache.pomAt(fsys, found)
 		cur, real, parent = want, found, pc.parent
 	}
-	return virt, chain
+	return chain
 }
 
-// parentPath is the path scalibr's extractor opens for a parent declared
-// with relativePath in the POM at cur: the file itself, or (dir true) the
-// directory whose pom.xml it opens. A path above the root ("../pom.xml" of
-// the root's pom.xml) is not in the file system, but the extractor asks
-// for it all the same.
+// parentPath is the path of a parent declared with relativePath in the
+// POM at cur: the file itself, or (dir true) the directory whose pom.xml
+// it is. A path above the root ("../pom.xml" of the root's pom.xml) is in
+// no file system.
 func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
 	if rel == "" {
 		rel = "../pom.xml"
@@ -212,8 +215,8 @@ func parentPath(fsys scalibrfs.FS, cur, rel string) (p string, dir bool) {
 	return p, false
 }
 
-// repoMark starts a path of the Maven local repository in parentFS.virt
-// and pomCache.coords.
+// repoMark starts a path of the Maven local repository in a chain of
+// parents and in pomCache.coords.
 const repoMark = "\x00repo/"
 
 // marked resolves p, a path of the tree or (with repoMark) of the
@@ -317,87 +320,3 @@ func pomLike(name string) bool {
 func skipPOMDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules" || name == "target" || name == "build"
 }
-
-// parentFS shows each file of virt (path -> real path, in repo when it
-// has repoMark) at its path, and is FS otherwise.
-type parentFS struct {
-	scalibrfs.FS
-	repo fs.FS
-	virt map[string]string
-}
-
-// source is where the file shown at name is.
-func (f *parentFS) source(name string) (fs.FS, string, bool) {
-	real, ok := f.virt[name]
-	if !ok {
-		return nil, "", false
-	}
-	from, p := marked(f.FS, f.repo, real)
-	return from, p, true
-}
-
-func (f *parentFS) Open(name string) (fs.File, error) {
-	var file fs.File
-	var err error
-	if from, real, ok := f.source(name); ok {
-		file, err = from.Open(real)
-	} else {
-		file, err = f.FS.Open(name)
-	}
-	if err != nil || !strings.HasSuffix(name, ".xml") && !strings.HasSuffix(name, ".pom") {
-		return file, err
-	}
-	return asUTF8(file)
-}
-
-// asUTF8 is a POM file as UTF-8 (plainText): a parent saved in UTF-16,
-// or with a byte order mark, reads as the POM itself does.
-func asUTF8(file fs.File) (fs.File, error) {
-	info, err := file.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > maxPOMSize {
-		return file, nil // not read here: as it is
-	}
-	data, err := io.ReadAll(file)
-	file.Close()
-	if err != nil {
-		return nil, err
-	}
-	data = plainText(data)
-	return &memFile{Reader: bytes.NewReader(data), info: sized{info, int64(len(data))}}, nil
-}
-
-// memFile is a file's content, read and converted.
-type memFile struct {
-	*bytes.Reader
-	info fs.FileInfo
-}
-
-func (m *memFile) Stat() (fs.FileInfo, error) { return m.info, nil }
-func (m *memFile) Close() error               { return nil }
-
-// sized is a file's information with the size of its converted content.
-type sized struct {
-	fs.FileInfo
-	size int64
-}
-
-func (s sized) Size() int64 { return s.size }
-
-func (f *parentFS) Stat(name string) (fs.FileInfo, error) {
-	if from, real, ok := f.source(name); ok {
-		info, err := fs.Stat(from, real)
-		if err != nil {
-			return nil, err
-		}
-		return renamed{info, path.Base(name)}, nil
-	}
-	return f.FS.Stat(name)
-}
-
-// renamed is a file's information under another name.
-type renamed struct {
-	fs.FileInfo
-	name string
-}
-
-func (r renamed) Name() string { return r.name }

@@ -62,6 +62,9 @@ func pomProject(fsys fs.FS, p string, data []byte) (project, bool) {
 	if proj.Version == "" {
 		proj.Version = own.Version
 	}
+	if err := proj.MergeProfiles("", maven.ActivationOS{}); err != nil {
+		return project{}, false
+	}
 	if err := proj.Interpolate(); err != nil {
 		return project{}, false
 	}

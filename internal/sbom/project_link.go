@@ -88,6 +88,7 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 	}
 	removed := map[int]bool{}
 	lockDirs := map[string]map[string]*dirComponents{} // by ecosystem, built once each
+	var atFile map[string][]int                        // components by location, built once
 	out := make([]sentinel.Component, 0, len(projects))
 	for _, pr := range projects {
 		p := pr.comp
@@ -131,6 +132,23 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 				p.DependsOn = append(p.DependsOn, d)
 			}
 		}
+		if len(p.DependsOn) == 0 && len(pr.deps) > 0 && !pr.fromLock {
+			// A manifest that is itself read for packages (a pom.xml, a
+			// pyproject.toml without a lockfile) declares each of them.
+			if atFile == nil {
+				atFile = map[string][]int{}
+				for i, c := range comps {
+					for _, l := range c.Locations {
+						atFile[l] = append(atFile[l], i)
+					}
+				}
+			}
+			for _, i := range atFile[p.Locations[0]] {
+				if !removed[i] && comps[i].Ecosystem == p.Ecosystem {
+					p.DependsOn = append(p.DependsOn, comps[i].Purl)
+				}
+			}
+		}
 		if len(p.DependsOn) == 0 && len(pr.deps) > 0 {
 			idx, ok := lockDirs[p.Ecosystem]
 			if !ok {
@@ -146,6 +164,18 @@ func linkProjects(comps []sentinel.Component, projects []project, locals []local
 		out = append(out, p)
 	}
 	linkMembers(out, projects, links)
+	// A component that is a project a manifest names (a Maven module
+	// another module depends on, by its coordinates) is that project, not
+	// a library beside it. (A lockfile's own name is no such proof: npm's
+	// tests lock a package "a" that depends on an "a".)
+	for i := range out {
+		j, ok := byPurl[out[i].Purl]
+		if !ok || removed[j] || out[i].Purl == "" || projects[i].fromLock {
+			continue
+		}
+		removed[j] = true
+		out[i].DependsOn = sortedUnique(append(out[i].DependsOn, comps[j].DependsOn...))
+	}
 	// A local package that the lockfile places in its own directory,
 	// where no manifest was scanned, is that directory's project: the
 	// crate of a Cargo.lock found alone, a uv.lock's editable ".". One

@@ -30,7 +30,8 @@ type projectWant struct {
 // pomRead: a pom.xml's coordinates, the groupId and version taken from
 // its <parent> element where it has none and ${properties} from its own
 // and its parent's (at the relativePath) <properties>; its direct
-// dependencies are the groupId:artifactId it declares, without versions
+// dependencies are the groupId:artifactId it declares (also in a profile
+// active by default), without versions
 // (they come through properties and the parents' management), so the
 // Maven cases compare names only.
 func pomRead(tb testing.TB, dir string) projectWant {
@@ -50,6 +51,16 @@ func pomRead(tb testing.TB, dir string) projectWant {
 			} `xml:",any"`
 		} `xml:"properties"`
 		Dependencies []coords `xml:"dependencies>dependency"`
+		Profiles     []struct {
+			ActiveByDefault bool `xml:"activation>activeByDefault"`
+			Properties      struct {
+				Any []struct {
+					XMLName xml.Name
+					Value   string `xml:",chardata"`
+				} `xml:",any"`
+			} `xml:"properties"`
+			Dependencies []coords `xml:"dependencies>dependency"`
+		} `xml:"profiles>profile"`
 	}
 	read := func(p string) pom {
 		b, err := os.ReadFile(p)
@@ -72,6 +83,15 @@ func pomRead(tb testing.TB, dir string) projectWant {
 	for _, p := range m.Properties.Any {
 		props[p.XMLName.Local] = p.Value
 	}
+	deps := m.Dependencies
+	for _, pr := range m.Profiles { // those active by default
+		if pr.ActiveByDefault {
+			for _, p := range pr.Properties.Any {
+				props[p.XMLName.Local] = p.Value
+			}
+			deps = append(deps, pr.Dependencies...)
+		}
+	}
 	group, version := m.GroupID, m.Version
 	if group == "" {
 		group = m.Parent.GroupID
@@ -82,7 +102,7 @@ func pomRead(tb testing.TB, dir string) projectWant {
 	props["project.groupId"], props["project.version"] = group, version
 	expand := regexp.MustCompile(`\$\{([^}]+)\}`)
 	var direct []string
-	for _, d := range m.Dependencies {
+	for _, d := range deps {
 		direct = append(direct, expand.ReplaceAllStringFunc(d.GroupID+":"+d.ArtifactID, func(s string) string {
 			if v, ok := props[s[2:len(s)-1]]; ok {
 				return v
