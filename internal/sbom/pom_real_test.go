@@ -15,14 +15,36 @@ import (
 // testPOM is what the tests read of a POM with encoding/xml, no code of
 // the package.
 type testPOM struct {
-	Properties struct {
-		Any []struct {
-			XMLName xml.Name
-			Value   string `xml:",chardata"`
-		} `xml:",any"`
-	} `xml:"properties"`
-	Dependencies []testPOMDep `xml:"dependencies>dependency"`
-	Management   []testPOMDep `xml:"dependencyManagement>dependencies>dependency"`
+	GroupID    string `xml:"groupId"`
+	ArtifactID string `xml:"artifactId"`
+	Version    string `xml:"version"`
+	Parent     struct {
+		GroupID      string `xml:"groupId"`
+		Version      string `xml:"version"`
+		RelativePath string `xml:"relativePath"`
+	} `xml:"parent"`
+	Properties   testPOMProperties `xml:"properties"`
+	Dependencies []testPOMDep      `xml:"dependencies>dependency"`
+	Management   []testPOMDep      `xml:"dependencyManagement>dependencies>dependency"`
+	Profiles     []struct {
+		ActiveByDefault bool              `xml:"activation>activeByDefault"`
+		Properties      testPOMProperties `xml:"properties"`
+		Dependencies    []testPOMDep      `xml:"dependencies>dependency"`
+	} `xml:"profiles>profile"`
+}
+
+type testPOMProperties struct {
+	Any []struct {
+		XMLName xml.Name
+		Value   string `xml:",chardata"`
+	} `xml:",any"`
+}
+
+// add adds the properties to props.
+func (tp testPOMProperties) add(props map[string]string) {
+	for _, p := range tp.Any {
+		props[p.XMLName.Local] = strings.TrimSpace(p.Value)
+	}
 }
 
 type testPOMDep struct {
@@ -45,9 +67,7 @@ func readTestPOM(tb testing.TB, p string) (testPOM, map[string]string) {
 		tb.Fatal(err)
 	}
 	props := map[string]string{}
-	for _, p := range m.Properties.Any {
-		props[p.XMLName.Local] = strings.TrimSpace(p.Value)
-	}
+	m.Properties.add(props)
 	return m, props
 }
 

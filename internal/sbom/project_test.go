@@ -2,8 +2,7 @@ package sbom_test
 
 import (
 	"context"
-	"encoding/xml"
-	"os"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -35,60 +34,16 @@ type projectWant struct {
 // (they come through properties and the parents' management), so the
 // Maven cases compare names only.
 func pomRead(tb testing.TB, dir string) projectWant {
-	type coords struct {
-		GroupID      string `xml:"groupId"`
-		ArtifactID   string `xml:"artifactId"`
-		Version      string `xml:"version"`
-		RelativePath string `xml:"relativePath"`
-	}
-	type pom struct {
-		coords
-		Parent     coords `xml:"parent"`
-		Properties struct {
-			Any []struct {
-				XMLName xml.Name
-				Value   string `xml:",chardata"`
-			} `xml:",any"`
-		} `xml:"properties"`
-		Dependencies []coords `xml:"dependencies>dependency"`
-		Profiles     []struct {
-			ActiveByDefault bool `xml:"activation>activeByDefault"`
-			Properties      struct {
-				Any []struct {
-					XMLName xml.Name
-					Value   string `xml:",chardata"`
-				} `xml:",any"`
-			} `xml:"properties"`
-			Dependencies []coords `xml:"dependencies>dependency"`
-		} `xml:"profiles>profile"`
-	}
-	read := func(p string) pom {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var m pom
-		if err := xml.Unmarshal(b, &m); err != nil {
-			tb.Fatal(err)
-		}
-		return m
-	}
-	m := read(filepath.Join(dir, "pom.xml"))
+	m, own := readTestPOM(tb, filepath.Join(dir, "pom.xml"))
 	props := map[string]string{}
 	if rel := m.Parent.RelativePath; rel != "" {
-		for _, p := range read(filepath.Join(dir, rel, "pom.xml")).Properties.Any {
-			props[p.XMLName.Local] = p.Value
-		}
+		_, props = readTestPOM(tb, filepath.Join(dir, rel, "pom.xml"))
 	}
-	for _, p := range m.Properties.Any {
-		props[p.XMLName.Local] = p.Value
-	}
+	maps.Copy(props, own)
 	deps := m.Dependencies
 	for _, pr := range m.Profiles { // those active by default
 		if pr.ActiveByDefault {
-			for _, p := range pr.Properties.Any {
-				props[p.XMLName.Local] = p.Value
-			}
+			pr.Properties.add(props)
 			deps = append(deps, pr.Dependencies...)
 		}
 	}
@@ -100,15 +55,9 @@ func pomRead(tb testing.TB, dir string) projectWant {
 		version = m.Parent.Version
 	}
 	props["project.groupId"], props["project.version"] = group, version
-	expand := regexp.MustCompile(`\$\{([^}]+)\}`)
 	var direct []string
 	for _, d := range deps {
-		direct = append(direct, expand.ReplaceAllStringFunc(d.GroupID+":"+d.ArtifactID, func(s string) string {
-			if v, ok := props[s[2:len(s)-1]]; ok {
-				return v
-			}
-			return s
-		}))
+		direct = append(direct, expandTest(d.GroupID+":"+d.ArtifactID, props))
 	}
 	return projectWant{packageurl.NewPackageURL("maven", group, m.ArtifactID, version, nil, "").ToString(), set(direct)}
 }
