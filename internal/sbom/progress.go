@@ -69,6 +69,12 @@ func (p *progress) finish(r *Result) {
 	if dev > 0 {
 		comps += fmt.Sprintf(" (%d for development only)", dev)
 	}
+	switch n := len(r.Projects); {
+	case n == 1:
+		comps += ", 1 project"
+	case n > 1:
+		comps += fmt.Sprintf(", %d projects", n)
+	}
 	fmt.Fprintf(p.w, "sbom: done: %d files walked, %d files read, %s, %d files skipped with errors\n",
 		r.Walked, len(r.Files), comps, len(r.Errors))
 }
