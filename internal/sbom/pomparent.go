@@ -71,9 +71,9 @@ const maxParents = 10
 // maxPOMCandidates bounds the POM files read while looking for parents.
 const maxPOMCandidates = 200
 
-// Extract implements filesystem.Extractor. The dependencies are those of
-// the effective project (complete), one package for each that Maven
-// tells apart (groupId, artifactId, type and classifier).
+// Extract implements filesystem.Extractor: the POM's dependencies as
+// Maven resolves them (pomXML.dependencies). scalibr's extractor gives
+// only the name, FileRequired and the rest.
 func (p pomXML) Extract(ctx context.Context, input *filesystem.ScanInput) (inventory.Inventory, error) {
 	data, err := io.ReadAll(input.Reader)
 	if err != nil {
