@@ -28,13 +28,46 @@ import (
 var ErrUnsupported = errors.New("purl type has no OSV ecosystem")
 
 // Parse parses a purl. It is a thin wrapper over packageurl.FromString that
-// wraps the error with the input.
+// wraps the error with the input, and reads a purl as Repair does.
 func Parse(s string) (packageurl.PackageURL, error) {
 	p, err := packageurl.FromString(s)
+	if err == nil && !strings.Contains(p.Name, "/") {
+		return p, nil
+	}
+	if r := Repair(s); r != s {
+		if q, err := packageurl.FromString(r); err == nil {
+			return q, nil
+		}
+	}
 	if err != nil {
 		return p, fmt.Errorf("parse purl %q: %w", s, err)
 	}
 	return p, nil
+}
+
+// Repair returns s with the slashes of its namespace and name written as
+// slashes: older Syft releases percent-encode the slash of an npm scope or
+// a Go module path ("pkg:npm/@babel%2Ftraverse@7.17.3",
+// "pkg:golang/github.com%2Fpkg%2Ferrors@v0.9.1"), which the purl
+// specification reads as one name with a slash in it, and which
+// packageurl-go refuses for a scope. Any other s is returned as it is.
+func Repair(s string) string {
+	end := len(s)
+	if i := strings.IndexAny(s, "?#"); i >= 0 {
+		end = i
+	}
+	path := s[:end]
+	if at := strings.LastIndexByte(path, '@'); at > strings.LastIndexByte(path, '/') && at > len("pkg:") {
+		// The version, which may hold anything.
+		if slash := strings.Index(path, "/"); slash >= 0 && at > slash+1 {
+			path = path[:at]
+		}
+	}
+	if !strings.Contains(path, "%2F") && !strings.Contains(path, "%2f") {
+		return s
+	}
+	fixed := strings.NewReplacer("%2F", "/", "%2f", "/").Replace(path)
+	return fixed + s[len(path):]
 }
 
 // ToEcosystem maps a purl to the OSV ecosystem, the package name as OSV

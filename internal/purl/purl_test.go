@@ -211,3 +211,25 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// TestRepairEncodedSlash: a slash of the namespace percent-encoded, as
+// older Syft releases write npm scopes and Go module paths, reads as a
+// slash; the version and qualifiers are left as they are.
+func TestRepairEncodedSlash(t *testing.T) {
+	for _, tc := range []struct{ in, want, ns, name string }{
+		{"pkg:npm/@babel%2Ftraverse@7.17.3", "pkg:npm/@babel/traverse@7.17.3", "@babel", "traverse"},
+		{"pkg:npm/@babel%2ftraverse", "pkg:npm/@babel/traverse", "@babel", "traverse"},
+		{"pkg:golang/github.com%2Fpkg%2Ferrors@v0.9.1", "pkg:golang/github.com/pkg/errors@v0.9.1", "github.com/pkg", "errors"},
+		{"pkg:npm/@babel%2Ftraverse@7.17.3?vcs_url=a%2Fb", "pkg:npm/@babel/traverse@7.17.3?vcs_url=a%2Fb", "@babel", "traverse"},
+		{"pkg:npm/lodash@4.17.21", "pkg:npm/lodash@4.17.21", "", "lodash"},
+		{"pkg:generic/x@1%2F2", "pkg:generic/x@1%2F2", "", "x"},
+	} {
+		if got := purl.Repair(tc.in); got != tc.want {
+			t.Errorf("Repair(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+		u, err := purl.Parse(tc.in)
+		if err != nil || u.Namespace != tc.ns || u.Name != tc.name {
+			t.Errorf("Parse(%q) = %q %q, %v; want %q %q", tc.in, u.Namespace, u.Name, err, tc.ns, tc.name)
+		}
+	}
+}

@@ -168,9 +168,15 @@ func sbomComponent(p, group, name, version, typ string, locations, licenses []st
 	if p == "" {
 		return sentinel.Component{}, false
 	}
-	u, eco, _, err := purl.Resolve(p)
+	p = purl.Repair(p) // "pkg:npm/@babel%2Ftraverse@7.17.3", as older Syft writes it
+	u, eco, osvName, err := purl.Resolve(p)
 	if err != nil && !errors.Is(err, purl.ErrUnsupported) {
 		return sentinel.Component{}, false
+	}
+	// GitHub's dependency graph names a package with its ecosystem in
+	// front ("maven:org.apache.zookeeper:zookeeper", "npm:lodash").
+	if i := strings.IndexByte(name, ':'); i > 0 && osvName != "" && group == "" && strings.EqualFold(name[i+1:], osvName) {
+		name = name[i+1:]
 	}
 	if group != "" {
 		sep := "/" // npm "@scope/name", Go and others path-like

@@ -363,3 +363,69 @@ func TestReadLenientTagValue(t *testing.T) {
 		t.Errorf("purls of the tag-value document differ from the JSON one's (-json +tag-value):\n%s", diff)
 	}
 }
+
+// TestReadEncodedSlash: older Syft releases percent-encode the slash of an
+// npm scope in their purls (pkg:npm/@babel%2Ftraverse@7.17.3); every
+// package with a purl is read, a scoped one under its scope.
+func TestReadEncodedSlash(t *testing.T) {
+	const name = "syft-0.33-boxyhq-jackson.spdx"
+	res := mustReadSBOM(t, name)
+	data, err := os.ReadFile(filepath.Join(sboms, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var purls []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if p, ok := strings.CutPrefix(strings.TrimSpace(l), "ExternalRef: PACKAGE_MANAGER purl "); ok {
+			purls = append(purls, strings.ReplaceAll(p, "%2F", "/"))
+		}
+	}
+	if diff := cmp.Diff(set(purls), purlSet(res.Components)); diff != "" {
+		t.Errorf("purls mismatch (-document +read):\n%s", diff)
+	}
+	if !slices.ContainsFunc(res.Components, func(c sentinel.Component) bool {
+		return c.Name == "@babel/traverse" && c.Ecosystem == "npm"
+	}) {
+		t.Error("no @babel/traverse")
+	}
+}
+
+// TestReadGitHubDependencyGraph: GitHub's dependency graph export names
+// each package with its ecosystem in front ("go:golang.org/x/net"); the
+// component is named as its purl names it.
+func TestReadGitHubDependencyGraph(t *testing.T) {
+	const name = "github-dependency-graph-osv-scanner.spdx.json"
+	res := mustReadSBOM(t, name)
+	var doc struct {
+		Packages []struct {
+			Name         string
+			ExternalRefs []struct{ ReferenceType, ReferenceLocator string }
+		}
+	}
+	mustJSON(t, filepath.Join(sboms, name), &doc)
+	byPurl := map[string]string{}
+	for _, c := range res.Components {
+		byPurl[c.Purl] = c.Name
+	}
+	n := 0
+	for _, p := range doc.Packages {
+		for _, r := range p.ExternalRefs {
+			if r.ReferenceType != "purl" {
+				continue
+			}
+			eco, want, ok := strings.Cut(p.Name, ":")
+			if !ok || strings.ContainsAny(eco, "./@") {
+				continue
+			}
+			if got, ok := byPurl[r.ReferenceLocator]; ok {
+				n++
+				if got != want {
+					t.Errorf("%s: named %q, want %q", r.ReferenceLocator, got, want)
+				}
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d packages checked", n)
+	}
+}
