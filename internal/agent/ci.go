@@ -301,7 +301,18 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			warnings = append(warnings, filepath.Base(o.scan.from)+": "+w.Reason)
 		}
 	}
-	var purls, unversioned, commits, bounds []string
+	// The ecosystems the offline intel holds: a component of another is
+	// not checked, and not counted as checked.
+	var have map[string]bool
+	if offline != nil {
+		if h, ok := offline.snap.Ecosystems(); ok {
+			have = h
+			warnings = append(warnings, missingEcosystems(have, res.Components,
+				"the offline intel database "+o.offlineDB, "export one that syncs %s (sentineld --intel-ecosystems)")...)
+		}
+	}
+	var purls, unversioned, commits, bounds, untyped []string
+	uncovered := 0
 	for _, comp := range res.Components {
 		if comp.Version == "" && strings.Contains(comp.Purl, "vcs_url=") {
 			commits = append(commits, comp.Name) // a git dependency whose lockfile records no version
@@ -311,10 +322,27 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			unversioned = append(unversioned, comp.Name)
 			continue
 		}
+		if comp.Ecosystem == "" { // pkg:github, pkg:conda, pkg:oci: no OSV ecosystem
+			untyped = append(untyped, comp.Purl)
+			if offline != nil {
+				uncovered++
+				continue
+			}
+			// The service's indicators may name any purl: asked, and
+			// counted as checked only if one matches.
+		}
+		if have != nil && !have[purl.BaseEcosystem(comp.Ecosystem)] {
+			uncovered++ // warned of by missingEcosystems
+			continue
+		}
 		if b := comp.Properties[sbom.PropVersionConstraint]; b != "" {
 			bounds = append(bounds, comp.Name+b)
 		}
 		purls = append(purls, comp.Purl)
+	}
+	if len(untyped) > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d components are of package types that no advisory database covers (%s), so they were not checked",
+			len(untyped), strings.Join(untyped[:min(len(untyped), 5)], ", ")+ciMore(len(untyped)-5)))
 	}
 	if len(unversioned) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d components have no pinned version and were not checked (%s): pin them in a lockfile",
@@ -327,12 +355,6 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	if len(bounds) > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d components are version ranges, checked at the lowest version they allow (%s): pin them (pip freeze, a lockfile) to check what is installed",
 			len(bounds), strings.Join(bounds[:min(len(bounds), 5)], ", ")+ciMore(len(bounds)-5)))
-	}
-	if offline != nil {
-		if have, ok := offline.snap.Ecosystems(); ok {
-			warnings = append(warnings, missingEcosystems(have, res.Components,
-				"the offline intel database "+o.offlineDB, "export one that syncs %s (sentineld --intel-ecosystems)")...)
-		}
 	}
 	project := o.project
 	if p := res.MainProject(); project == "" && p != nil && p.Name != "" {
@@ -347,7 +369,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		}
 	}
 	in := report.Input{Root: root, Project: project, ToolVersion: Version, Components: res.Components, Skipped: res.Errors, Created: now.UTC(),
-		Projects: res.Projects, GraphFiles: res.GraphFiles(), FailOn: o.failOn}
+		Projects: res.Projects, GraphFiles: res.GraphFiles(), FailOn: o.failOn, Uncovered: uncovered}
 	if in.Host, err = c.hostname(); err != nil {
 		in.Host = ""
 	}
@@ -365,6 +387,20 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			}
 			warnings = append(warnings, missingEcosystems(have, res.Components, "the service", "ask its operator to sync %s (--intel-ecosystems)")...)
 		}
+		// Components no advisories cover were not checked, unless an
+		// indicator matched them: not counted as checked.
+		eco := make(map[string]string, len(res.Components))
+		for _, c := range res.Components {
+			eco[c.Purl] = purl.BaseEcosystem(c.Ecosystem)
+		}
+		in.Results = slices.DeleteFunc(in.Results, func(r sentinel.MatchResult) bool {
+			e, ok := eco[r.Purl]
+			if ok && len(r.Matches) == 0 && r.Error == "" && (e == "" || len(ecosystems) > 0 && !slices.Contains(ecosystems, e)) {
+				in.Uncovered++
+				return true
+			}
+			return false
+		})
 	}
 	if err != nil {
 		return err

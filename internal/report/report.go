@@ -53,6 +53,9 @@ type Input struct {
 	// means any match. A known-exploited match fails whatever it is, and
 	// a match whose severity is unknown is counted (fail closed).
 	FailOn string
+	// Uncovered is Summary.Uncovered: components left out of Results for
+	// want of advisories that cover them.
+	Uncovered int
 }
 
 // FailOnLevels are the values of Input.FailOn.
@@ -135,6 +138,11 @@ type Summary struct {
 	// BelowThreshold is the number of (component, advisory) matches
 	// listed but not counted: below the --fail-on severity.
 	BelowThreshold int `json:"below_threshold,omitempty"`
+	// Uncovered is the number of versioned components that were not
+	// checked because no advisories cover them: a package type without an
+	// OSV ecosystem (pkg:github, pkg:conda, pkg:oci), or an ecosystem the
+	// intel used does not hold.
+	Uncovered int `json:"uncovered,omitempty"`
 }
 
 // Finding is one advisory affecting one component.
@@ -241,6 +249,7 @@ func New(in Input, sup *Suppressions) *Report {
 		}
 	}
 	r.Summary.EndOfLife = len(r.EndOfLife)
+	r.Summary.Uncovered = in.Uncovered
 	for i := range r.Findings {
 		r.Findings[i].Suppressed = sup.match(&r.Findings[i])
 	}
@@ -321,6 +330,9 @@ func (r *Report) SummaryLine() string {
 	}
 	if s.Unversioned > 0 {
 		fmt.Fprintf(&b, ", %d without a version (not checked)", s.Unversioned)
+	}
+	if s.Uncovered > 0 {
+		fmt.Fprintf(&b, ", %d that no advisories cover (not checked)", s.Uncovered)
 	}
 	if s.EndOfLife > 0 {
 		fmt.Fprintf(&b, ", %d past end of life", s.EndOfLife)
