@@ -1,14 +1,12 @@
 package sbom
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"slices"
 	"strings"
 
 	"deps.dev/util/maven"
-	"github.com/google/osv-scalibr/clients/datasource"
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/javalockfile"
 	scalibrfs "github.com/google/osv-scalibr/fs"
@@ -156,8 +154,8 @@ func (p pomXML) effective(fsys scalibrfs.FS, data []byte, chain []string) (*mave
 		if !ok {
 			break
 		}
-		var parent maven.Project
-		if err := datasource.NewMavenDecoder(bytes.NewReader(raw)).Decode(&parent); err != nil {
+		parent, ok := decodePOM(raw)
+		if !ok {
 			break
 		}
 		proj.MergeParent(parent)

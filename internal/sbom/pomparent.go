@@ -11,7 +11,6 @@ import (
 
 	"deps.dev/util/maven"
 	cpb "github.com/google/osv-scalibr/binary/proto/config_go_proto"
-	"github.com/google/osv-scalibr/clients/datasource"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	scalibrfs "github.com/google/osv-scalibr/fs"
@@ -108,8 +107,8 @@ func (c pomCoords) is(k maven.ProjectKey) bool { return c.key == k || c.raw == k
 // readPOMCoords decodes a POM's coordinates; ok is false when it is not
 // a Maven project.
 func readPOMCoords(data []byte) (c pomCoords, ok bool) {
-	var proj maven.Project
-	if err := datasource.NewMavenDecoder(bytes.NewReader(data)).Decode(&proj); err != nil {
+	proj, ok := decodePOM(data)
+	if !ok {
 		return pomCoords{}, false
 	}
 	c.key, c.packaging, c.parent = proj.ProjectKey, string(proj.Packaging), proj.Parent
