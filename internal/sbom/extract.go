@@ -21,6 +21,7 @@ import (
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/golang/gomod"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagejson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/packagelockjson"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
@@ -363,6 +364,7 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 	}()
 
 	var walkErrs, walkWarns []FileError
+	var mavenSrc string // the src/ folder of a Maven project the walk is in, with a slash
 	walkErr := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
@@ -395,6 +397,9 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 				}
 				return fs.SkipDir
 			}
+			if kinds&Languages != 0 && d.Name() == "src" && (mavenSrc == "" || !strings.HasPrefix(p, mavenSrc)) && mavenSources(fsys, p) {
+				mavenSrc = p + "/"
+			}
 			if absRoot == "/" && opts.FS == nil && (p == "proc" || p == "sys" || p == "dev") && !opts.CrossMounts {
 				return fs.SkipDir // kernel file systems, also where devices cannot be told apart
 			}
@@ -426,6 +431,11 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			}
 		}
 		isProject := kinds&Languages != 0 && isProjectManifest(d.Name())
+		if mavenSrc != "" && strings.HasPrefix(p, mavenSrc) && pomLike(d.Name()) {
+			// A test fixture or an archetype's template, not a module.
+			matched = slices.DeleteFunc(matched, func(ex filesystem.Extractor) bool { return ex.Name() == pomxml.Name })
+			isProject = false
+		}
 		if len(matched) == 0 && !isProject {
 			return nil
 		}

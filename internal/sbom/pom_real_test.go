@@ -274,3 +274,42 @@ func TestPOMSiblingModule(t *testing.T) {
 		t.Errorf("projects %+v: want core once, and web depending on it", res.Projects)
 	}
 }
+
+// TestPOMFixturesNotModules: the POMs inside a Maven project's src/ folder
+// (test fixtures under src/test/resources and src/it, an archetype's
+// template) are not modules: the project reads as it does without them.
+// A module the root pom.xml places under src/ is still read.
+func TestPOMFixturesNotModules(t *testing.T) {
+	real := func(p string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", "maven-real", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"pom.xml":                           real("commons-lang/pom.xml"),
+		"src/test/resources/plugin/pom.xml": real("git-plugin/pom.xml"),
+		"src/it/petclinic/pom.xml":          real("spring-petclinic/pom.xml"),
+		"src/main/resources/archetype-resources/pom.xml": `<project><groupId>${groupId}</groupId><artifactId>${artifactId}</artifactId><version>${version}</version>
+<dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version></dependency></dependencies></project>`,
+	})
+	bare := mustExtract(t, filepath.Join("testdata", "maven-real", "commons-lang"))
+	res := mustExtract(t, root)
+	if !slices.Equal(purlSet(bare.Components), purlSet(res.Components)) || !slices.Equal(purlSet(bare.Projects), purlSet(res.Projects)) {
+		t.Errorf("with fixtures: %d components, %d projects; without: %d, %d",
+			len(res.Components), len(res.Projects), len(bare.Components), len(bare.Projects))
+	}
+
+	mod := t.TempDir()
+	writeFiles(t, mod, map[string]string{
+		"pom.xml": `<project><groupId>org.example</groupId><artifactId>parent</artifactId><version>1.0</version><packaging>pom</packaging>
+<modules><module>src/core</module></modules></project>`,
+		"src/core/pom.xml": `<project><parent><groupId>org.example</groupId><artifactId>parent</artifactId><version>1.0</version></parent>
+<artifactId>core</artifactId><dependencies><dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>33.0.0-jre</version></dependency></dependencies></project>`,
+	})
+	if got := purlSet(mustExtract(t, mod).Components); !slices.Contains(got, "pkg:maven/com.google.guava/guava@33.0.0-jre") {
+		t.Errorf("a module under src/ was not read: %v", got)
+	}
+}

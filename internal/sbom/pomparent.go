@@ -305,6 +305,31 @@ func nearbyPOMs(fsys scalibrfs.FS, start string) []string {
 	}
 }
 
+// mavenSources reports whether the folder src is a Maven project's source
+// folder: a pom.xml beside it that does not name a module inside it. The
+// POMs below it are not modules but test fixtures (src/test/resources,
+// src/it: maven-surefire has hundreds) and archetype templates
+// (src/main/resources/archetype-resources), which Maven itself never
+// builds as part of the project; the walk does not read them.
+func mavenSources(fsys scalibrfs.FS, src string) bool {
+	pom := path.Join(path.Dir(src), "pom.xml")
+	f, err := fsys.Open(pom)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxPOMSize))
+	if err != nil {
+		return false
+	}
+	for _, m := range []string{"<module>src/", "<module>./src/"} {
+		if bytes.Contains(b, []byte(m)) {
+			return false
+		}
+	}
+	return true
+}
+
 // pomLike reports whether a file name is a POM's: pom.xml, and the names a
 // POM takes when it is kept beside others (parent-pom.xml, parent.pom.xml,
 // a repository's artifact-1.0.pom).

@@ -60,7 +60,26 @@ var notPackage = map[string]bool{
 // ReadSBOM reads a CycloneDX (JSON or XML) or SPDX (JSON, YAML or tag-value;
 // SPDX 3 JSON-LD) SBOM. The error wraps
 // ErrUnsupportedSBOM when the document is neither.
+//
+// A document wrapped in an envelope (unwrap.go: GitHub's API answer, an
+// in-toto attestation, a DSSE envelope, a Sigstore bundle) is read as the
+// SBOM it holds.
 func ReadSBOM(data []byte) (*Result, error) {
+	res, err := readSBOM(data)
+	if err != nil {
+		if inner, ok := unwrapSBOM(bytes.TrimLeft(plainText(data), " \t\r\n")); ok {
+			r, err2 := readSBOM(inner)
+			if err2 != nil {
+				return nil, &DecodeError{msg: "the document is an envelope (an attestation or an API answer) whose content is not an SBOM: " + err2.Error(), err: err2}
+			}
+			return r, nil
+		}
+	}
+	return res, err
+}
+
+// readSBOM is ReadSBOM on a document that is not wrapped.
+func readSBOM(data []byte) (*Result, error) {
 	data = plainText(data)
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	switch {
