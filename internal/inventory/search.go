@@ -4,11 +4,13 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/httpapi"
+	"github.com/sentinel-sca/sentinel/internal/purl"
 )
 
 // MinuteFormat is the component search's first_seen format: minute
@@ -75,13 +77,32 @@ type HostSighting struct {
 func minute(t time.Time) string { return t.UTC().Truncate(time.Minute).Format(MinuteFormat) }
 
 // Search answers a component search for an organization.
+//
+// name is a package name as its ecosystem writes it (lodash,
+// org.apache.logging.log4j:log4j-core, github.com/gin-gonic/gin), a Maven
+// artifactId alone (log4j-core, in any group), or a purl, whose version
+// is the search's version when version is empty.
 func (s *Service) Search(ctx context.Context, orgID, name, version string) (*SearchResult, error) {
 	s.init()
-	sum, err := s.DB.SearchInventory(ctx, orgID, name, version, maxListed)
+	qname, qversion := name, version
+	if strings.HasPrefix(name, "pkg:") {
+		if _, n, v, err := purl.ToEcosystem(name); err == nil {
+			qname = n
+			if qversion == "" {
+				qversion = v
+			}
+		} else if u, err := purl.Parse(name); err == nil {
+			qname = u.Name
+			if qversion == "" {
+				qversion = u.Version
+			}
+		}
+	}
+	sum, err := s.DB.SearchInventory(ctx, orgID, qname, qversion, maxListed)
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{Name: name, Version: version, Hosts: make([]string, 0, len(sum.Hosts)), Versions: []string{},
+	res := &SearchResult{Name: name, Version: qversion, Hosts: make([]string, 0, len(sum.Hosts)), Versions: []string{},
 		Components: make([]ComponentMatch, 0, len(sum.Components)), Details: make([]HostSighting, 0, len(sum.Hosts)),
 		HostCount: sum.HostCount, Truncated: sum.HostCount > len(sum.Hosts)}
 	for _, h := range sum.Hosts {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -112,6 +114,17 @@ func TestEndToEnd(t *testing.T) {
 	if code := api("GET", "/api/v1/inventory/components/search?name=org.apache.tomcat.embed:tomcat-embed-core&version=9.0.30", "", &hit); code != 200 ||
 		hit.Matches < 1 || len(hit.Hosts) != 1 || hit.Hosts[0] != "build-7" || !hit.KEV || len(hit.FirstSeen) != len("2006-01-02T15:04Z") {
 		t.Errorf("inventory search: %d %+v", code, hit)
+	}
+	// The same by its artifactId alone, as CycloneDX names it, and by purl.
+	for _, q := range []string{"name=tomcat-embed-core&version=9.0.30", "name=" + url.QueryEscape("pkg:maven/org.apache.tomcat.embed/tomcat-embed-core@9.0.30")} {
+		var again struct {
+			Matches int      `json:"matches"`
+			Hosts   []string `json:"hosts"`
+			KEV     bool     `json:"kev"`
+		}
+		if code := api("GET", "/api/v1/inventory/components/search?"+q, "", &again); code != 200 || again.Matches != hit.Matches || !slices.Equal(again.Hosts, hit.Hosts) || !again.KEV {
+			t.Errorf("inventory search %s: %d %+v, want %+v", q, code, again, hit)
+		}
 	}
 
 	// A known-exploited finding appears, and the webhook hears of it.

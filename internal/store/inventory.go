@@ -394,11 +394,15 @@ const MaxSightings = 100_000
 
 // FindSightings returns an organization's sightings of the component
 // named name (any ecosystem, matched under each ecosystem's normalisation,
-// case-insensitively) at version, or at any version when version is "". A
+// case-insensitively; a Maven artifact also by its artifactId alone) at version, or at any version when version is "". A
 // version also matches with or without a leading "v" (Go writes v1.2.3).
 // Rows come sorted by host, then ecosystem and version.
 func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([]sentinel.Sighting, error) {
-	keys := purl.SearchKeys(name)
+	artifacts, err := db.mavenArtifacts(ctx, orgID, name)
+	if err != nil {
+		return nil, err
+	}
+	keys := append(purl.SearchKeys(name), artifacts...)
 	args := []any{orgID}
 	var q strings.Builder
 	q.WriteString(`SELECT host, ecosystem, name, version, purl, first_seen, last_seen, occurrences, last_submission_id
@@ -444,7 +448,7 @@ func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([
 			k = purl.InventoryKey(s.Ecosystem, name)
 			keyOf[s.Ecosystem] = k
 		}
-		if k != s.Name {
+		if k != s.Name && (s.Ecosystem != "Maven" || !slices.Contains(artifacts, s.Name)) {
 			continue
 		}
 		s.FirstSeen, s.LastSeen = FromMS(first), FromMS(last)
@@ -466,17 +470,35 @@ func (db *DB) FindSightings(ctx context.Context, orgID, name, version string) ([
 // returned; HostCount counts them all.
 func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, maxHosts int) (*sentinel.InventorySummary, error) {
 	// The exact filter, in SQL: a row matches when its own ecosystem's
-	// normalisation of the query equals its key.
+	// normalisation of the query equals its key, or when it is a Maven
+	// artifact the query names without its group.
+	artifacts, err := db.mavenArtifacts(ctx, orgID, name)
+	if err != nil {
+		return nil, err
+	}
 	args := []any{orgID, purl.InventoryKey("", name), purl.InventoryKey("PyPI", name), purl.InventoryKey("crates.io", name)}
-	where := `org_id = $1 AND name IN ($2, $3, $4)
-		AND name = CASE ecosystem WHEN 'PyPI' THEN $3 WHEN 'crates.io' THEN $4 ELSE $2 END`
+	exact := `name = CASE ecosystem WHEN 'PyPI' THEN $3 WHEN 'crates.io' THEN $4 ELSE $2 END`
+	in := "$2, $3, $4"
+	if len(artifacts) > 0 {
+		list := ""
+		for i, a := range artifacts {
+			args = append(args, a)
+			if i > 0 {
+				list += ", "
+			}
+			list += "$" + strconv.Itoa(len(args))
+		}
+		in += ", " + list
+		exact = "(" + exact + " OR ecosystem = 'Maven' AND name IN (" + list + "))"
+	}
+	where := `org_id = $1 AND name IN (` + in + `) AND ` + exact
 	if version != "" {
 		alt := "v" + version
 		if rest, ok := strings.CutPrefix(version, "v"); ok && rest != "" {
 			alt = rest
 		}
 		args = append(args, version, alt)
-		where += ` AND version IN ($5, $6)`
+		where += fmt.Sprintf(` AND version IN ($%d, $%d)`, len(args)-1, len(args))
 	}
 	out := &sentinel.InventorySummary{}
 	if db.Engine == Postgres {
@@ -519,6 +541,38 @@ func (db *DB) SearchInventory(ctx context.Context, orgID, name, version string, 
 		}
 		c.FirstSeen, c.LastSeen = FromMS(first), FromMS(last)
 		out.Components = append(out.Components, c)
+	}
+	return out, rows.Err()
+}
+
+// mavenArtifacts returns the names (group:artifact) of an organization's
+// Maven components whose artifactId is name, for a query that names no
+// group; none for a query with a colon or a slash. The partial index
+// inventory_sightings_artifact answers it.
+func (db *DB) mavenArtifacts(ctx context.Context, orgID, name string) ([]string, error) {
+	if strings.ContainsAny(name, ":/") || strings.TrimSpace(name) == "" {
+		return nil, nil
+	}
+	// SQLite, without statistics, would rather walk the organization's
+	// whole range of the primary key, which covers the query: it is told
+	// which index to use.
+	from, artifact := `inventory_sightings INDEXED BY inventory_sightings_artifact`, `substr(name, instr(name, ':') + 1)`
+	if db.Engine == Postgres {
+		from, artifact = `inventory_sightings`, `split_part(name, ':', 2)`
+	}
+	rows, err := db.Query(ctx, `SELECT DISTINCT name FROM `+from+`
+		WHERE org_id = $1 AND ecosystem = 'Maven' AND `+artifact+` = $2 ORDER BY name LIMIT 100`, orgID, purl.InventoryKey("Maven", name))
+	if err != nil {
+		return nil, fmt.Errorf("search inventory: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
 	}
 	return out, rows.Err()
 }

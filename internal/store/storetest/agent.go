@@ -301,8 +301,10 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	now = t0.Add(2 * time.Hour)
 	devItem := func(it sentinel.InventoryItem) sentinel.InventoryItem { it.Development = true; return it }
 	MustSubmission(t, db, a, "db-1", nil, devItem(purl.ItemFromPurl("pkg:npm/lodash@4.17.21", "", "")),
-		purl.ItemFromPurl("pkg:pypi/flask-login@0.6.3", "", ""))
-	MustSubmission(t, db, b, "other", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""))
+		purl.ItemFromPurl("pkg:pypi/flask-login@0.6.3", "", ""),
+		purl.ItemFromPurl("pkg:maven/org.example.fork/log4j-core@1.0", "", ""))
+	MustSubmission(t, db, b, "other", nil, purl.ItemFromPurl("pkg:npm/lodash@4.17.15", "", ""),
+		purl.ItemFromPurl("pkg:maven/org.apache.logging.log4j/log4j-core@2.17.0", "", ""))
 
 	type row struct {
 		Host, Version string
@@ -331,6 +333,11 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 		{"crates_dash_underscore", "serde-json", "", []row{{"web-1", "1.0.0", 1, t0, t0}}},
 		{"go_case_and_v_prefix", "github.com/foo/bar", "1.2.3", []row{{"web-1", "v1.2.3", 1, t0, t0}}},
 		{"maven_case_insensitive", "ORG.apache.logging.log4j:log4j-core", "2.14.1", []row{{"web-1", "2.14.1", 1, t0, t0}}},
+		// A Maven artifact is found by its artifactId alone, in any group
+		// (and only this organization's).
+		{"maven_artifact_only", "Log4J-Core", "", []row{{"db-1", "1.0", 1, t0.Add(2 * time.Hour), t0.Add(2 * time.Hour)}, {"web-1", "2.14.1", 1, t0, t0}}},
+		{"maven_artifact_version", "log4j-core", "2.14.1", []row{{"web-1", "2.14.1", 1, t0, t0}}},
+		{"maven_group_is_not_a_name", "org.apache.logging.log4j", "", nil},
 		// PEP 503 folds '_' only in PyPI: an npm name is not matched by it.
 		{"no_cross_ecosystem_folding", "lo_dash", "", nil},
 		{"missing", "left-pad", "", nil},
@@ -378,6 +385,16 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	if got := summary(a, "github.com/foo/bar", "1.2.3", 10); got.HostCount != 1 {
 		t.Errorf("SearchInventory(go, v-less version) = %+v", got)
 	}
+	if got := summary(a, "log4j-core", "", 10); got.HostCount != 2 || len(got.Components) != 2 ||
+		got.Components[0].Purl != "pkg:maven/org.example.fork/log4j-core@1.0" || got.Components[1].Purl != "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1" {
+		t.Errorf("SearchInventory(log4j-core) = %+v, want both groups' log4j-core on web-1 and db-1", got)
+	}
+	if got := summary(a, "log4j-core", "1.0", 10); got.HostCount != 1 || len(got.Components) != 1 || got.Hosts[0].Host != "db-1" {
+		t.Errorf("SearchInventory(log4j-core 1.0) = %+v, want the fork on db-1", got)
+	}
+	if got := summary(b, "log4j-core", "", 10); got.HostCount != 1 || len(got.Components) != 1 || got.Components[0].Version != "2.17.0" {
+		t.Errorf("SearchInventory(log4j-core) in org b = %+v, want its own 2.17.0 only", got)
+	}
 	if got := summary(a, "lo_dash", "", 10); got.HostCount != 0 || len(got.Components) != 0 {
 		t.Errorf("SearchInventory(lo_dash) = %+v, want nothing", got)
 	}
@@ -410,8 +427,8 @@ func testInventorySearch(t *testing.T, db *store.DB) {
 	if lodash == nil || lodash.Components < 2 || lodash.Hosts != 2 {
 		t.Errorf("InventoryEcosystems npm = %+v, want lodash's two versions on two hosts", lodash)
 	}
-	if other, err := db.InventoryEcosystems(ctx, b.ID); err != nil || len(other) != 1 || other[0] != (sentinel.EcosystemCount{Ecosystem: "npm", Components: 1, Hosts: 1}) {
-		t.Errorf("InventoryEcosystems of org b = %+v, %v; want its own lodash only", other, err)
+	if other, err := db.InventoryEcosystems(ctx, b.ID); err != nil || !slices.Equal(other, []sentinel.EcosystemCount{{Ecosystem: "Maven", Components: 1, Hosts: 1}, {Ecosystem: "npm", Components: 1, Hosts: 1}}) {
+		t.Errorf("InventoryEcosystems of org b = %+v, %v; want its own log4j-core and lodash only", other, err)
 	}
 
 	// Another organization's inventory is invisible.
