@@ -2,6 +2,7 @@ package sbom
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -13,15 +14,16 @@ import (
 	"github.com/spdx/tools-golang/spdx"
 	"github.com/spdx/tools-golang/tagvalue"
 	spdxyaml "github.com/spdx/tools-golang/yaml"
+	"gopkg.in/yaml.v3"
 )
 
 // The other encodings of the two formats: CycloneDX XML (the default of
 // the Maven and Gradle plugins, and what Dependency-Track exports) and
 // SPDX 2 tag-value (Syft's spdx-tag-value, the SPDX tools) and YAML (the
-// SPDX tools). Each is decoded
-// by its format's own library and written again as JSON, which ReadSBOM
-// then reads like any JSON document: one reading of each format, whatever
-// the encoding.
+// SPDX tools). XML and tag-value are decoded by their format's own
+// library, YAML as plain YAML (spdxFromYAML), and written again as JSON,
+// which ReadSBOM then reads like any JSON document: one reading of each
+// format, whatever the encoding.
 
 // cycloneDXFromXML decodes a CycloneDX XML document and encodes it as
 // CycloneDX JSON of the same version (1.2 for 1.0 and 1.1, which had no
@@ -167,7 +169,23 @@ func spdxRelationshipIDs(value []byte) bool {
 
 // spdxFromYAML parses an SPDX 2 YAML document and writes it as SPDX 2.3
 // JSON.
-func spdxFromYAML(data []byte) ([]byte, error) {
+//
+// SPDX 2's YAML is its JSON written as YAML, member for member: the
+// document is decoded as plain YAML and written back as JSON, which the
+// JSON reader then reads with the same tolerance (a number where the
+// schema wants a string, an SPDXID that does not follow the pattern) that
+// real documents need. The SPDX library's YAML reader, which refuses
+// those, is only the fallback for what plain YAML cannot read.
+func spdxFromYAML(data []byte) (out []byte, err error) {
+	defer recoverDecode("SPDX YAML document", &err)
+	var doc any
+	if yerr := yaml.Unmarshal(data, &doc); yerr == nil {
+		if m, ok := doc.(map[string]any); ok {
+			if b, jerr := json.Marshal(m); jerr == nil {
+				return b, nil
+			}
+		}
+	}
 	return spdxAsJSON("SPDX YAML document", spdxyaml.Read, data)
 }
 

@@ -110,6 +110,29 @@ func TestReadSPDXEncodings(t *testing.T) {
 	}
 }
 
+// TestReadSPDXYAMLLenient: the YAML form reads as leniently as the JSON
+// one: a number where the schema wants a string (licenseListVersion: 3.17,
+// unquoted, as hand-written and some tools' YAML has it) and an SPDXID
+// with a character the pattern forbids (a '/' of a Go module path) do not
+// refuse the document.
+func TestReadSPDXYAMLLenient(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(sboms, "spdx-spec-2.3-example.spdx.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Replace(string(b), `licenseListVersion: "3.17"`, `licenseListVersion: 3.17`, 1)
+	doc = strings.ReplaceAll(doc, `"SPDXRef-Saxon"`, `"SPDXRef-Package-java-archive-net.sf/saxon"`)
+	if doc == string(b) || !strings.Contains(doc, "net.sf/saxon") || !strings.Contains(doc, "licenseListVersion: 3.17\n") {
+		t.Fatal("the test's edits did not apply")
+	}
+	want := mustReadSBOM(t, "spdx-spec-2.3-example.spdx.json")
+	got, err := sbom.ReadSBOM([]byte(doc))
+	if err != nil {
+		t.Fatalf("ReadSBOM: %v", err)
+	}
+	sameReading(t, want, got, "json", "lenient yaml")
+}
+
 // sameReading reports where two readings of one document (in two forms,
 // named a and b) give other components or projects.
 func sameReading(t *testing.T, want, got *sbom.Result, a, b string) {
