@@ -168,10 +168,12 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 		if typ == "" {
 			typ = cdx.ComponentTypeLibrary
 		}
+		group, name := cdxName(&c)
 		cc := cdx.Component{
 			BOMRef:     c.Purl,
 			Type:       typ,
-			Name:       c.Name,
+			Group:      group,
+			Name:       name,
 			Version:    c.Version,
 			PackageURL: c.Purl,
 			Licenses:   cdxLicenses(c.Licenses),
@@ -241,12 +243,27 @@ func NewBOM(components []sentinel.Component, opts BOMOptions) *cdx.BOM {
 	return bom
 }
 
+// cdxName is a component's CycloneDX group and name: a Maven artifact's
+// groupId is its group and its artifactId its name, as the CycloneDX Maven
+// plugin, Syft, cdxgen and Trivy write them (and as a reader without the
+// purl expects); every other ecosystem's name is written whole.
+func cdxName(c *sentinel.Component) (group, name string) {
+	if c.Ecosystem == "Maven" {
+		if g, a, ok := strings.Cut(c.Name, ":"); ok && g != "" && a != "" {
+			return g, a
+		}
+	}
+	return "", c.Name
+}
+
 // projectComponent writes a project as an application component.
 func projectComponent(p *sentinel.Component, ref string) *cdx.Component {
+	group, name := cdxName(p)
 	return &cdx.Component{
 		BOMRef:     ref,
 		Type:       cdx.ComponentTypeApplication,
-		Name:       p.Name,
+		Group:      group,
+		Name:       name,
 		Version:    p.Version,
 		PackageURL: p.Purl,
 		Licenses:   cdxLicenses(p.Licenses),

@@ -47,7 +47,7 @@ func encodeVersion(tb testing.TB, bom *cdx.BOM, v cdx.SpecVersion) []byte {
 
 func TestDecodeVersions(t *testing.T) {
 	wantComps := []sbom.DocumentComponent{
-		{BOMRef: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", Type: "library", Name: "org.apache.logging.log4j:log4j-core", Version: "2.14.1", Purl: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", Locations: []string{"api/pom.xml"}},
+		{BOMRef: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", Type: "library", Group: "org.apache.logging.log4j", Name: "log4j-core", Version: "2.14.1", Purl: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1", Locations: []string{"api/pom.xml"}},
 		{BOMRef: "inner-shaded", Type: "library", Group: "commons-lang", Name: "commons-lang", Version: "2.6", Purl: "pkg:maven/commons-lang/commons-lang@2.6", Parent: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1"},
 		{BOMRef: "vendored-js", Type: "library", Name: "jquery.min.js", Version: "3.4.1", NoPurl: true, Parent: "pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1"},
 		{BOMRef: "pkg:npm/express@4.17.1", Type: "library", Name: "express", Version: "4.17.1", Purl: "pkg:npm/express@4.17.1", Locations: []string{"web/package-lock.json"}},

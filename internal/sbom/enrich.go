@@ -45,7 +45,7 @@ func Enrich(bom *cdx.BOM, matches map[string][]sentinel.AdvisoryMatch) {
 				ref = c.PackageURL
 			}
 			if ref != "" {
-				cc := comp{ref: ref, name: c.Name, version: c.Version}
+				cc := comp{ref: ref, name: fullName(c), version: c.Version}
 				if c.BOMRef != "" {
 					byKey[c.BOMRef] = cc
 				}
@@ -253,6 +253,19 @@ func cweNumbers(cwes []string) []int {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// fullName is how a recommendation names a component: with its group,
+// as its ecosystem writes the two together (a Maven groupId and artifactId
+// with a colon, an npm scope and name with a slash).
+func fullName(c cdx.Component) string {
+	if c.Group == "" {
+		return c.Name
+	}
+	if strings.HasPrefix(c.PackageURL, "pkg:maven/") {
+		return c.Group + ":" + c.Name
+	}
+	return c.Group + "/" + c.Name
 }
 
 func recommendation(name, version string, m sentinel.AdvisoryMatch, prefix bool) string {

@@ -108,7 +108,7 @@ func TestEnrich(t *testing.T) {
 	    "id": "PYSEC-0000-1",
 	    "source": {"name": "OSV", "url": "https://osv.dev/vulnerability/PYSEC-0000-1"},
 	    "ratings": [{"severity": "medium", "method": "other"}],
-	    "recommendation": "No fixed version of commons-lang is known.",
+	    "recommendation": "No fixed version of commons-lang:commons-lang is known.",
 	    "affects": [{"ref": "inner-shaded", "versions": [{"version": "2.6", "status": "affected"}]}]
 	  }
 	]`), &want); err != nil {
