@@ -829,3 +829,21 @@ func TestDevelopmentUV(t *testing.T) {
 		t.Errorf("development-only (-uv.lock +Extract):\n%s", diff)
 	}
 }
+
+// TestDevelopmentWorkspaceInstalled: npm installs a workspace member's own
+// copy of a devDependency (is-number 6.0.0, where the root has 7.0.0) in
+// the member's node_modules. The root's package-lock.json records it, dev
+// included; the installed manifest, which says nothing of development, is
+// not read as well (it was: the copy came out needed at runtime, and
+// --omit-dev kept it).
+func TestDevelopmentWorkspaceInstalled(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/npm-workspace-installed")
+	if diff := cmp.Diff([]string{"is-number@6.0.0", "is-number@7.0.0"}, developmentOnly(res.Components)); diff != "" {
+		t.Errorf("development-only (-want +got):\n%s", diff)
+	}
+	for _, c := range res.Components {
+		if !slices.Equal(c.Locations, []string{"package-lock.json"}) {
+			t.Errorf("%s@%s found in %v, want the lockfile only", c.Name, c.Version, c.Locations)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/heap"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -798,6 +799,9 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 	if !ok || projectLockfile(fsys, path.Dir(dir), h.lockfiles...) {
 		return nil
 	}
+	if name == "node_modules" && workspaceLocked(fsys, path.Dir(dir), h.lockfiles) {
+		return nil
+	}
 	var jobs []job
 	for _, r := range h.records {
 		i := slices.IndexFunc(exs, func(e filesystem.Extractor) bool { return e.Name() == r.extractor })
@@ -823,6 +827,62 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 		}
 	}
 	return jobs
+}
+
+// workspaceLocked reports whether the JavaScript project in dir is a
+// workspace member whose packages a lockfile above it records: the
+// package manager installs a member's own copies (a devDependency at
+// another version than the root's) in the member's node_modules, and the
+// workspace root's lockfile lists them with what the installed manifests
+// do not say, whether they are for development. An ancestor counts when it
+// has such a lockfile and declares workspaces (package.json "workspaces",
+// pnpm-workspace.yaml) or its lockfile names dir's path.
+func workspaceLocked(fsys fs.FS, dir string, lockfiles []string) bool {
+	if dir == "." || dir == "" {
+		return false
+	}
+	for up := path.Dir(dir); ; up = path.Dir(up) {
+		if projectLockfile(fsys, up, lockfiles...) {
+			if anyFile(fsys, up, "pnpm-workspace.yaml") || declaresWorkspaces(fsys, up) {
+				return true
+			}
+			rel := strings.TrimPrefix(dir, up+"/")
+			if up == "." {
+				rel = dir
+			}
+			for _, n := range lockfiles {
+				if b, err := readSmall(fsys, path.Join(up, n)); err == nil && bytes.Contains(b, []byte(rel)) {
+					return true
+				}
+			}
+		}
+		if up == "." || up == "/" || up == "" {
+			return false
+		}
+	}
+}
+
+// declaresWorkspaces reports whether dir's package.json has a
+// "workspaces" member (npm, yarn and bun workspaces).
+func declaresWorkspaces(fsys fs.FS, dir string) bool {
+	b, err := readSmall(fsys, path.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var m struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	return json.Unmarshal(b, &m) == nil && len(m.Workspaces) > 0 && string(m.Workspaces) != "null"
+}
+
+// readSmall reads a file of at most 64 MiB (a large workspace's lockfile).
+func readSmall(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, 64<<20))
 }
 
 // projectLockfile reports whether dir has one of the lockfiles names: a
