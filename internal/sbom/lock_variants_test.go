@@ -45,11 +45,12 @@ func TestLockVariants(t *testing.T) {
 		// npm 5's lockfileVersion 1 with tarball addresses as versions:
 		// the package and version come from the address ("remote" is
 		// abbrev 1.1.1), a codeload address gives the commit only, and
-		// an address that is neither is no version.
+		// an address that is neither is no version; a link to a folder
+		// ("symlink": "file:./abbrev-link-target") is no package.
 		{dir: "npm-v1-tarball-versions", want: []string{"@otherscope/othername@", "@scope/name@", "a@1.2.3", "abbrev@1.0.3", "abbrev@1.1.1",
 			"b@1.2.3", "balanced-match@1.0.0", "brace-expansion@1.1.11", "bundler@1.2.3", "c@1.2.3", "concat-map@0.0.1", "fs.realpath@1.0.0",
 			"full-git-url@", "ghshort@", "ghtgz@", "glob@7.1.4", "inflight@1.0.6", "inherits@2.0.4", "minimatch@3.0.4", "once@",
-			"path-is-absolute@1.0.1", "really-bad-invalid@", "rimraf@", "symlink-in-tree@", "symlink@", "tarball-no-integrity@", "tarball@",
+			"path-is-absolute@1.0.1", "really-bad-invalid@", "rimraf@", "tarball-no-integrity@", "tarball@",
 			"unhosted-git@", "wrappy@1.0.2"}},
 		// a node_modules tree pnpm installed, as npm recorded it: the
 		// .pnpm folders are no packages.

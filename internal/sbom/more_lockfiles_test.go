@@ -119,3 +119,17 @@ func TestMoreLockfiles(t *testing.T) {
 		})
 	}
 }
+
+// TestNPMv1LocalFolder: npm 6 records a dependency on the project's own
+// folder as "version": "file:local-lib". The folder is one of the project's
+// packages (its package.json), not a library without a version; the
+// packages it needs are still locked.
+func TestNPMv1LocalFolder(t *testing.T) {
+	res := mustExtract(t, "testdata/lock-variants/npm-v1-local-folder")
+	if diff := cmp.Diff([]string{"pkg:npm/ms@2.0.0", "pkg:npm/ms@2.1.3"}, purlSet(res.Components)); diff != "" {
+		t.Errorf("components (-want +got):\n%s", diff)
+	}
+	if !slices.Contains(purlSet(res.Projects), "pkg:npm/local-lib@1.2.3") {
+		t.Errorf("projects %v, want local-lib@1.2.3 among them", purlSet(res.Projects))
+	}
+}

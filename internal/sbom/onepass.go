@@ -174,8 +174,16 @@ func (npmLockExtractor) packages(doc any, p string) []*extractor.Package {
 					name, version = alias[:at], alias[at+1:]
 				}
 			}
-			if strings.HasPrefix(version, "file:") {
-				version = "" // a local directory: no version to speak of
+			if target, ok := strings.CutPrefix(version, "file:"); ok {
+				if !npmArchive(target) {
+					// A folder of the project's own (npm 6 writes
+					// "file:local-lib"): its package.json makes it one of
+					// the project's packages, not a library; what it
+					// needs is still locked.
+					walk(d.Dependencies)
+					continue
+				}
+				version = "" // a local archive: no version to speak of
 			}
 			switch {
 			case !strings.Contains(version, "://"):
