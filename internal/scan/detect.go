@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -320,6 +321,7 @@ func (c *crawl) analyzePage(r *response, p *page) {
 				detail: `ng-version="` + string(m[1]) + `"`, confidence: sentinel.ConfidenceGenerator})
 		}
 	}
+	out = append(out, stampObservations(u, head)...)
 	for _, mk := range pageMarkers {
 		if bytes.Contains(head, []byte(mk.code)) {
 			out = append(out, observation{key: mk.key, kind: sentinel.EvidenceFingerprint, url: u, detail: "page: " + mk.code, confidence: sentinel.ConfidenceProduct, aux: true})
@@ -368,6 +370,50 @@ var pageMarkers = []struct {
 }{
 	{`data-sveltekit-preload-data`, "npm:@sveltejs/kit"},
 	{`__sveltekit_`, "npm:@sveltejs/kit"},
+}
+
+// appStamps are the versions applications write into their own pages
+// where no generator tag names them: in the settings a page hands its
+// scripts, or in the application's own markup. Each is that application's
+// alone, so it is strong evidence at a generator's confidence.
+var appStamps = []struct {
+	key productKey
+	re  *regexp.Regexp
+	// read returns the version a match names ("" for none) and whether it
+	// is weak (see observation.weak).
+	read func(head []byte, m [][]byte) (version string, weak bool)
+}{
+	// Roundcube hands its version to its scripts as one number,
+	// rcmail.set_env({..."rcversion":10605,...}), major*10000+minor*100+patch.
+	{"roundcube", regexp.MustCompile(`"rcversion":(\d{5,6})[,}]`), roundcubeVersion},
+}
+
+// roundcubeVersion decodes Roundcube's rcversion. Roundcube drops a
+// pre-release tag before it computes the number ("1.6-rc" is 10600), so a
+// patch of 0 may be a release candidate and is weak.
+func roundcubeVersion(_ []byte, m [][]byte) (string, bool) {
+	n, err := strconv.Atoi(string(m[1]))
+	if err != nil || n < 10000 {
+		return "", false
+	}
+	return fmt.Sprintf("%d.%d.%d", n/10000, n/100%100, n%100), n%100 == 0
+}
+
+// stampObservations reads appStamps from the head of a page.
+func stampObservations(u string, head []byte) []observation {
+	var out []observation
+	for _, st := range appStamps {
+		m := st.re.FindSubmatch(head)
+		if m == nil {
+			continue
+		}
+		raw, weak := st.read(head, m)
+		if v := normVersion(raw); v != "" {
+			out = append(out, observation{key: st.key, version: v, weak: weak, kind: sentinel.EvidenceFingerprint, url: u,
+				detail: "page: " + string(m[0]), confidence: sentinel.ConfidenceGenerator})
+		}
+	}
+	return out
 }
 
 // ngVersion is Angular's stamp on an element it rendered.

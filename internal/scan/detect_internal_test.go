@@ -141,3 +141,34 @@ func TestHeaderDistribution(t *testing.T) {
 		}
 	}
 }
+
+// TestStampObservations: the versions applications stamp on their own
+// pages, in excerpts of Debian's Roundcube 1.6.5 login page.
+func TestStampObservations(t *testing.T) {
+	tests := []struct {
+		name, page string
+		want       []string // key@version (weak versions marked ~)
+	}{
+		{"roundcube", `var rcmail = new rcube_webmail();
+rcmail.set_env({"task":"login","standard_windows":false,"locale":"en_US","devel_mode":null,"rcversion":10605,"cookie_domain":""});`, []string{"roundcube@1.6.5"}},
+		{"roundcube_minor_10", `rcmail.set_env({"rcversion":11012,"skin":"elastic"});`, []string{"roundcube@1.10.12"}},
+		// 1.6.0 or a release candidate of 1.6: Roundcube drops the tag.
+		{"roundcube_patch_0", `rcmail.set_env({"rcversion":10600,"skin":"elastic"});`, []string{"roundcube@~1.6.0"}},
+		{"roundcube_string", `rcmail.set_env({"rcversion":"1.6.5"});`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, o := range stampObservations("https://mail.example.com/", []byte(tt.page)) {
+				v := o.version
+				if o.weak {
+					v = "~" + v
+				}
+				got = append(got, string(o.key)+"@"+v)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("stampObservations = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -61,7 +61,9 @@
 //     and the rules of a subset of wappalyzergo's rule set (see rules.go),
 //     matched on headers, cookies, meta tags, script URLs and HTML. A
 //     library's script URL rule is not applied where the URL names another
-//     library, as a plugin's does (urlNamesOther).
+//     library, as a plugin's does (urlNamesOther). And the version an
+//     application stamps on its own pages where no generator tag names it
+//     (appStamps): Roundcube's "rcversion" setting.
 //   - generator: <meta name="generator"> and an RSS or Atom feed's
 //     <generator>.
 //   - header: Server, X-Powered-By, X-Generator, X-Drupal-Cache,
@@ -109,7 +111,9 @@
 // servers and PHP use the purl types whose OSV advisories internal/intel
 // indexes: pkg:bitnami/<name> (wordpress, joomla, phpmyadmin, mediawiki,
 // nginx, apache, php, tomcat, ...), pkg:composer/drupal/core for Drupal 8
-// and later (Drupal's own advisories) and pkg:bitnami/drupal before.
+// and later (Drupal's own advisories) and pkg:bitnami/drupal before,
+// pkg:composer/roundcube/roundcubemail (GitHub's advisories' name for
+// Roundcube).
 //
 // No input is trusted: every reader is bounded in size (and so, with Go's
 // linear-time regular expressions, in time), and nothing panics on hostile

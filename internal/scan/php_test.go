@@ -17,12 +17,13 @@ import (
 
 // The tests in this file scan real PHP applications as Debian packages
 // them, served by PHP's built-in server on loopback. They need the Debian
-// packages php-cli, php-sqlite3, dokuwiki, phpmyadmin and mediawiki
+// packages php-cli, php-sqlite3, dokuwiki, phpmyadmin, mediawiki and
+// roundcube-core (with roundcube-sqlite3)
 // (install them with the command in aptInstall); without them they skip,
 // except under CI=true, where they fail. The versions they expect come from
 // dpkg, not from the scan's own readers.
 
-const aptInstall = "apt-get install --no-install-recommends php-cli php-cgi php-sqlite3 dbconfig-no-thanks dokuwiki phpmyadmin mediawiki"
+const aptInstall = "apt-get install --no-install-recommends php-cli php-cgi php-sqlite3 dbconfig-no-thanks dokuwiki phpmyadmin mediawiki roundcube-core roundcube-sqlite3"
 
 // requirePackages skips (or, under CI, fails) unless php and the given
 // paths are installed.
@@ -133,6 +134,20 @@ func TestScan_DokuWiki(t *testing.T) {
 		{name: "DokuWiki", versions: []string{""}, kinds: []string{sentinel.EvidenceGenerator, sentinel.EvidenceCookie}},
 		{name: "jQuery", versions: []string{upstream(t, "libjs-jquery")}, purl: "pkg:npm/jquery@" + upstream(t, "libjs-jquery"), kinds: []string{sentinel.EvidenceFingerprint}},
 		{name: "PHP", versions: []string{php}, purl: "pkg:bitnami/php@" + php, kinds: []string{sentinel.EvidenceHeader}},
+	})
+}
+
+// TestScan_Roundcube: Debian's roundcube, its login page served from
+// /var/lib/roundcube/public_html. Nothing on the page names the version
+// but the number its scripts are handed, "rcversion":10605; Roundcube has
+// advisories as Packagist's roundcube/roundcubemail.
+func TestScan_Roundcube(t *testing.T) {
+	requirePackages(t, "/var/lib/roundcube/public_html/index.php")
+	site := phpServer(t, "/var/lib/roundcube/public_html")
+	res := mustScan(t, site+"/", testConfig())
+	rc := upstream(t, "roundcube-core")
+	checkDetections(t, res, []want{
+		{name: "Roundcube", versions: []string{rc}, purl: "pkg:composer/roundcube/roundcubemail@" + rc, kinds: []string{sentinel.EvidenceFingerprint, sentinel.EvidenceCookie}},
 	})
 }
 

@@ -67,7 +67,9 @@ var npmCategory = map[string]string{
 // the purl type their advisories use in OSV and that internal/purl maps:
 // Bitnami's vulnerability database for the CMSs and servers (it has
 // WordPress, Joomla, phpMyAdmin, nginx, Apache, PHP, Tomcat, ...), the
-// Drupal security team's Packagist records for Drupal 8 and later.
+// Drupal security team's Packagist records for Drupal 8 and later, and
+// GitHub's advisories' Packagist name for Roundcube
+// (roundcube/roundcubemail).
 var apps = map[productKey]product{
 	"wordpress":  {name: "WordPress", categories: []string{"CMS", "Blogs"}, cpe: "cpe:2.3:a:wordpress:wordpress", purl: bitnami("wordpress")},
 	"drupal":     {name: "Drupal", categories: []string{"CMS"}, cpe: "cpe:2.3:a:drupal:drupal", purl: drupalPurl},
@@ -83,7 +85,7 @@ var apps = map[productKey]product{
 	"grafana":    {name: "Grafana", categories: []string{"Analytics"}, purl: bitnami("grafana")},
 	"jenkins":    {name: "Jenkins", categories: []string{"CI"}, purl: bitnami("jenkins")},
 	"gitlab":     {name: "GitLab", categories: []string{"Issue trackers"}, purl: bitnami("gitlab")},
-	"roundcube":  {name: "Roundcube", categories: []string{"Webmail"}, cpe: "cpe:2.3:a:roundcube:webmail"},
+	"roundcube":  {name: "Roundcube", categories: []string{"Webmail"}, cpe: "cpe:2.3:a:roundcube:webmail", purl: composer("roundcube/roundcubemail")},
 	"dokuwiki":   {name: "DokuWiki", categories: []string{"Wikis"}},
 	"typo3":      {name: "TYPO3", categories: []string{"CMS"}},
 	"nginx":      {name: "Nginx", categories: []string{"Web servers"}, cpe: "cpe:2.3:a:f5:nginx", purl: bitnami("nginx")},
