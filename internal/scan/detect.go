@@ -386,6 +386,12 @@ var appStamps = []struct {
 	// Roundcube hands its version to its scripts as one number,
 	// rcmail.set_env({..."rcversion":10605,...}), major*10000+minor*100+patch.
 	{"roundcube", regexp.MustCompile(`"rcversion":(\d{5,6})[,}]`), roundcubeVersion},
+	// Adminer writes its version in its heading (<span class="version">4.8.1</span>,
+	// a loose fingerprint rule's capture) and on the URLs of the files it
+	// serves itself (?file=functions.js&version=4.8.1, which the rule
+	// mistakes for another application's query); where the two agree, the
+	// version is Adminer's.
+	{"adminer", regexp.MustCompile(`[?&]file=functions\.js&(?:amp;)?version=(\d{1,2}\.\d{1,2}\.\d{1,3})\b`), adminerVersion},
 }
 
 // roundcubeVersion decodes Roundcube's rcversion. Roundcube drops a
@@ -397,6 +403,16 @@ func roundcubeVersion(_ []byte, m [][]byte) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("%d.%d.%d", n/10000, n/100%100, n%100), n%100 == 0
+}
+
+var adminerHeading = regexp.MustCompile(`<span class=["']version["']>(\d{1,2}\.\d{1,2}\.\d{1,3})</span>`)
+
+func adminerVersion(head []byte, m [][]byte) (string, bool) {
+	h := adminerHeading.FindSubmatch(head)
+	if h == nil || !bytes.Equal(h[1], m[1]) {
+		return "", false
+	}
+	return string(m[1]), false
 }
 
 // stampObservations reads appStamps from the head of a page.

@@ -143,7 +143,8 @@ func TestHeaderDistribution(t *testing.T) {
 }
 
 // TestStampObservations: the versions applications stamp on their own
-// pages, in excerpts of Debian's Roundcube 1.6.5 login page.
+// pages, in excerpts of Debian's Roundcube 1.6.5 and Adminer 4.8.1 login
+// pages.
 func TestStampObservations(t *testing.T) {
 	tests := []struct {
 		name, page string
@@ -155,6 +156,13 @@ rcmail.set_env({"task":"login","standard_windows":false,"locale":"en_US","devel_
 		// 1.6.0 or a release candidate of 1.6: Roundcube drops the tag.
 		{"roundcube_patch_0", `rcmail.set_env({"rcversion":10600,"skin":"elastic"});`, []string{"roundcube@~1.6.0"}},
 		{"roundcube_string", `rcmail.set_env({"rcversion":"1.6.5"});`, nil},
+		// Debian's Adminer 4.8.1 login page; the heading alone is a loose
+		// rule's, and the two must agree.
+		{"adminer", "<link rel=\"stylesheet\" type=\"text/css\" href=\"adminer.php?file=default.css&amp;version=4.8.1\">\n" +
+			"<script src='adminer.php?file=functions.js&amp;version=4.8.1' nonce=\"MTZl\"></script>\n" +
+			"<h1>\n<a href='https://www.adminer.org/' target=\"_blank\" rel=\"noreferrer noopener\" id='h1'>Adminer</a> <span class=\"version\">4.8.1</span>", []string{"adminer@4.8.1"}},
+		{"adminer_disagree", "<script src='adminer.php?file=functions.js&amp;version=4.8.1'></script><span class=\"version\">4.7.0</span>", nil},
+		{"adminer_heading_alone", `<span class="version">4.8.1</span>`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

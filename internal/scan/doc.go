@@ -63,7 +63,8 @@
 //     library's script URL rule is not applied where the URL names another
 //     library, as a plugin's does (urlNamesOther). And the version an
 //     application stamps on its own pages where no generator tag names it
-//     (appStamps): Roundcube's "rcversion" setting.
+//     (appStamps): Roundcube's "rcversion" setting, Adminer's heading and
+//     the URLs of the files it serves itself, when both agree.
 //   - generator: <meta name="generator"> and an RSS or Atom feed's
 //     <generator>.
 //   - header: Server, X-Powered-By, X-Generator, X-Drupal-Cache,
@@ -112,8 +113,8 @@
 // indexes: pkg:bitnami/<name> (wordpress, joomla, phpmyadmin, mediawiki,
 // nginx, apache, php, tomcat, ...), pkg:composer/drupal/core for Drupal 8
 // and later (Drupal's own advisories) and pkg:bitnami/drupal before,
-// pkg:composer/roundcube/roundcubemail (GitHub's advisories' name for
-// Roundcube).
+// pkg:composer/roundcube/roundcubemail and pkg:composer/vrana/adminer
+// (GitHub's advisories' names for Roundcube and Adminer).
 //
 // No input is trusted: every reader is bounded in size (and so, with Go's
 // linear-time regular expressions, in time), and nothing panics on hostile

@@ -17,13 +17,13 @@ import (
 
 // The tests in this file scan real PHP applications as Debian packages
 // them, served by PHP's built-in server on loopback. They need the Debian
-// packages php-cli, php-sqlite3, dokuwiki, phpmyadmin, mediawiki and
-// roundcube-core (with roundcube-sqlite3)
+// packages php-cli, php-sqlite3, dokuwiki, phpmyadmin, mediawiki,
+// roundcube-core (with roundcube-sqlite3) and adminer
 // (install them with the command in aptInstall); without them they skip,
 // except under CI=true, where they fail. The versions they expect come from
 // dpkg, not from the scan's own readers.
 
-const aptInstall = "apt-get install --no-install-recommends php-cli php-cgi php-sqlite3 dbconfig-no-thanks dokuwiki phpmyadmin mediawiki roundcube-core roundcube-sqlite3"
+const aptInstall = "apt-get install --no-install-recommends php-cli php-cgi php-sqlite3 dbconfig-no-thanks dokuwiki phpmyadmin mediawiki roundcube-core roundcube-sqlite3 adminer"
 
 // requirePackages skips (or, under CI, fails) unless php and the given
 // paths are installed.
@@ -148,6 +148,20 @@ func TestScan_Roundcube(t *testing.T) {
 	rc := upstream(t, "roundcube-core")
 	checkDetections(t, res, []want{
 		{name: "Roundcube", versions: []string{rc}, purl: "pkg:composer/roundcube/roundcubemail@" + rc, kinds: []string{sentinel.EvidenceFingerprint, sentinel.EvidenceCookie}},
+	})
+}
+
+// TestScan_Adminer: Debian's adminer, its login page. The heading names the
+// version, and so do the URLs of the files Adminer serves itself
+// (?file=functions.js&version=4.8.1); the fingerprint rule alone takes
+// the heading's for a query's, so the two together name it.
+func TestScan_Adminer(t *testing.T) {
+	requirePackages(t, "/usr/share/adminer/adminer.php")
+	site := phpServer(t, "/usr/share/adminer")
+	res := mustScan(t, site+"/adminer.php", testConfig())
+	v := upstream(t, "adminer")
+	checkDetections(t, res, []want{
+		{name: "Adminer", versions: []string{v}, purl: "pkg:composer/vrana/adminer@" + v, kinds: []string{sentinel.EvidenceFingerprint}},
 	})
 }
 

@@ -68,8 +68,8 @@ var npmCategory = map[string]string{
 // Bitnami's vulnerability database for the CMSs and servers (it has
 // WordPress, Joomla, phpMyAdmin, nginx, Apache, PHP, Tomcat, ...), the
 // Drupal security team's Packagist records for Drupal 8 and later, and
-// GitHub's advisories' Packagist name for Roundcube
-// (roundcube/roundcubemail).
+// GitHub's advisories' Packagist names for Roundcube
+// (roundcube/roundcubemail) and Adminer (vrana/adminer).
 var apps = map[productKey]product{
 	"wordpress":  {name: "WordPress", categories: []string{"CMS", "Blogs"}, cpe: "cpe:2.3:a:wordpress:wordpress", purl: bitnami("wordpress")},
 	"drupal":     {name: "Drupal", categories: []string{"CMS"}, cpe: "cpe:2.3:a:drupal:drupal", purl: drupalPurl},
@@ -86,6 +86,7 @@ var apps = map[productKey]product{
 	"jenkins":    {name: "Jenkins", categories: []string{"CI"}, purl: bitnami("jenkins")},
 	"gitlab":     {name: "GitLab", categories: []string{"Issue trackers"}, purl: bitnami("gitlab")},
 	"roundcube":  {name: "Roundcube", categories: []string{"Webmail"}, cpe: "cpe:2.3:a:roundcube:webmail", purl: composer("roundcube/roundcubemail")},
+	"adminer":    {name: "Adminer", categories: []string{"Database managers"}, cpe: "cpe:2.3:a:adminer:adminer", purl: composer("vrana/adminer")},
 	"dokuwiki":   {name: "DokuWiki", categories: []string{"Wikis"}},
 	"typo3":      {name: "TYPO3", categories: []string{"CMS"}},
 	"nginx":      {name: "Nginx", categories: []string{"Web servers"}, cpe: "cpe:2.3:a:f5:nginx", purl: bitnami("nginx")},

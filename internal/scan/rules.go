@@ -60,7 +60,7 @@ var wappalyzerKeys = map[string]productKey{
 	"CKEditor":  "npm:ckeditor4",
 	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
 	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
-	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Redmine": "redmine",
+	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Adminer": "adminer", "Redmine": "redmine",
 	"GitLab": "gitlab", "Jenkins": "jenkins", "Grafana": "grafana", "Discourse": "discourse",
 	"Nextcloud": "nextcloud", "Nginx": "nginx", "Apache HTTP Server": "apache", "Apache Tomcat": "tomcat",
 	"PHP": "php", "Node.js": "node", "Express": "express", "Microsoft ASP.NET": "aspnet", "IIS": "iis",
