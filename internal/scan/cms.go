@@ -31,6 +31,9 @@ type probe struct {
 	// generator: the version comes from a generator string (a feed's), so
 	// it has a generator's confidence, not a file's.
 	generator bool
+	// norm checks the version read; normVersion when nil. DokuWiki names
+	// its releases by date, which normVersion refuses.
+	norm func(string) string
 }
 
 // probes is the fixed list; a scan sends each at most once, plus one
@@ -58,6 +61,9 @@ var probes = []probe{
 	// phpMyAdmin installed at the site's root.
 	{path: "/ChangeLog", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - ChangeLog`), version: regexp.MustCompile(`(?m)^(\d+\.\d+\.\d+) \(\d{4}-\d\d-\d\d\)`)},
 	{path: "/README", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin - Readme`), version: regexp.MustCompile(`(?m)^Version (\d+\.\d+\.\d+)`)},
+	// DokuWiki's release file: `2022-07-31b "Igor"`, its release date,
+	// the hotfix letter and the release's name.
+	{path: "/VERSION", key: "dokuwiki", marker: dokuwikiRelease, version: dokuwikiRelease, norm: dokuwikiVersion},
 	{path: "/phpmyadmin/doc/html/", key: "phpmyadmin", marker: regexp.MustCompile(`(?i)phpMyAdmin [\d.]+ documentation`), version: regexp.MustCompile(`phpMyAdmin (\d+\.\d+\.\d+) documentation`)},
 }
 
@@ -95,8 +101,12 @@ func probeObservations(pr probe, r *response) []observation {
 	u := r.url.String()
 	o := observation{key: pr.key, kind: sentinel.EvidenceCMSPath, url: u, detail: pr.path + " answered", confidence: sentinel.ConfidenceProduct}
 	if pr.version != nil {
+		norm := normVersion
+		if pr.norm != nil {
+			norm = pr.norm
+		}
 		if m := pr.version.FindSubmatch(r.body); m != nil {
-			if v := normVersion(string(m[1])); v != "" {
+			if v := norm(string(m[1])); v != "" {
 				o.version = v
 				o.detail = pr.path + ": " + oneLine(m[0])
 				switch {
@@ -120,6 +130,20 @@ func probeObservations(pr probe, r *response) []observation {
 		}
 	}
 	return out
+}
+
+var (
+	dokuwikiRelease = regexp.MustCompile(`\A\s*(\d{4}-\d\d-\d\d[a-z]?) "[\w .'-]{1,40}"\s*\z`)
+	dokuwikiDate    = regexp.MustCompile(`^\d{4}-\d\d-\d\d[a-z]?$`)
+)
+
+// dokuwikiVersion accepts a DokuWiki release ("2022-07-31b"), as DokuWiki
+// writes it and as the advisories that name one do.
+func dokuwikiVersion(v string) string {
+	if dokuwikiDate.MatchString(v) {
+		return v
+	}
+	return ""
 }
 
 func oneLine(b []byte) string {

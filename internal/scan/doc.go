@@ -76,9 +76,11 @@
 //   - cms_path: a short fixed list of well-known paths (WordPress
 //     /wp-login.php, /readme.html, /wp-json/, /feed/; Drupal CHANGELOG.txt,
 //     core/install.php; Joomla's manifests; MediaWiki's siteinfo API;
-//     phpMyAdmin's directory, ChangeLog and README). An answer counts only
-//     when it is a 200, carries the file's marker and does not look like
-//     the site's answer to a random path (a soft 404).
+//     phpMyAdmin's directory, ChangeLog and README; DokuWiki's /VERSION,
+//     whose release, "2022-07-31b", is reported as DokuWiki names it, and
+//     without a purl: its advisories name no package ecosystem). An
+//     answer counts only when it is a 200, carries the file's marker and
+//     does not look like the site's answer to a random path (a soft 404).
 //
 // # Confidence
 //

@@ -119,10 +119,37 @@ func phpServerAt(t *testing.T, addr, docroot, router string, env []string) strin
 	return ""
 }
 
+// dokuwikiRelease is the installed DokuWiki's release as it names it
+// ("2022-07-31b"), from the package's version (0.0.20220731.a-2 is the
+// release of that date; its hotfix letter only the release file has, so
+// the test takes the letter from the file and checks the date).
+func dokuwikiRelease(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("dpkg-query", "-W", "-f", "${Version}", "dokuwiki").Output()
+	if err != nil {
+		t.Skipf("dpkg-query dokuwiki: %v", err)
+	}
+	m := regexp.MustCompile(`^0\.0\.(\d{4})(\d\d)(\d\d)`).FindStringSubmatch(string(out))
+	if m == nil {
+		t.Fatalf("dpkg version %q of dokuwiki", out)
+	}
+	date := m[1] + "-" + m[2] + "-" + m[3]
+	b, err := os.ReadFile("/usr/share/dokuwiki/VERSION")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+	if !strings.HasPrefix(rel, date) {
+		t.Fatalf("VERSION %q is not the package's release %s", b, date)
+	}
+	return rel
+}
+
 // TestScan_DokuWiki: Debian's dokuwiki, which serves Debian's jQuery and
 // jQuery UI concatenated through lib/exe/jquery.php. jQuery keeps its
 // banner; Debian's rebuilt jQuery UI has none and the concatenation is in
-// no catalog, so jQuery UI is (rightly) not claimed.
+// no catalog, so jQuery UI is (rightly) not claimed. The generator tag
+// names no version; the release file, /VERSION, does.
 func TestScan_DokuWiki(t *testing.T) {
 	requirePackages(t, "/usr/share/dokuwiki/doku.php")
 	site := phpServer(t, "/usr/share/dokuwiki")
@@ -131,7 +158,7 @@ func TestScan_DokuWiki(t *testing.T) {
 	res := mustScan(t, site+"/doku.php", cfg)
 	php := phpVersion(t)
 	checkDetections(t, res, []want{
-		{name: "DokuWiki", versions: []string{""}, kinds: []string{sentinel.EvidenceGenerator, sentinel.EvidenceCookie}},
+		{name: "DokuWiki", versions: []string{dokuwikiRelease(t)}, kinds: []string{sentinel.EvidenceCMSPath, sentinel.EvidenceGenerator, sentinel.EvidenceCookie}},
 		{name: "jQuery", versions: []string{upstream(t, "libjs-jquery")}, purl: "pkg:npm/jquery@" + upstream(t, "libjs-jquery"), kinds: []string{sentinel.EvidenceFingerprint}},
 		{name: "PHP", versions: []string{php}, purl: "pkg:bitnami/php@" + php, kinds: []string{sentinel.EvidenceHeader}},
 	})
