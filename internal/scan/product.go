@@ -50,6 +50,8 @@ var npmDisplay = map[string]string{
 	"vue-router": "Vue Router", "vuex": "Vuex", "sweetalert2": "SweetAlert2", "core-js": "core-js",
 	"echarts": "Apache ECharts", "xlsx": "SheetJS", "pdfmake": "pdfmake",
 	"font-awesome": "Font Awesome", "@fortawesome/fontawesome-free": "Font Awesome", "mootools": "MooTools",
+	"mathjax": "MathJax", "mediaelement": "MediaElement.js", "masonry-layout": "Masonry", "imagesloaded": "imagesLoaded",
+	"jquery-color": "jQuery Color", "jquery-form": "jQuery Form", "plupload": "Plupload",
 }
 
 var npmCategory = map[string]string{

@@ -57,7 +57,7 @@ var wappalyzerKeys = map[string]productKey{
 	"VuePress": "npm:vuepress", "Hexo": "npm:hexo", "Eleventy": "npm:@11ty/eleventy",
 	"Moment Timezone": "npm:moment-timezone", "Highcharts": "npm:highcharts", "VideoJS": "npm:video.js", "Leaflet": "npm:leaflet",
 	"Plotly": "npm:plotly.js", "Summernote": "npm:summernote", "Quill": "npm:quill", "Socket.io": "npm:socket.io-client",
-	"CKEditor":  "npm:ckeditor4",
+	"CKEditor": "npm:ckeditor4", "MathJax": "npm:mathjax", "imagesLoaded": "npm:imagesloaded", "Plupload": "npm:plupload",
 	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
 	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
 	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Adminer": "adminer", "Redmine": "redmine",

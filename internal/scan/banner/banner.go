@@ -347,6 +347,32 @@ var rules = []rule{
 	// defaults follow the version)
 	signature("xlsx", `=1252`, `\.version="`+ver+`";var [\w$]{1,4}=1200,[\w$]{1,4}=1252`),
 	banner("pdfmake", "pdfmake v", `pdfmake v`+ver+`, @license`),
+
+	// Libraries WordPress and other PHP applications ship (excerpts of
+	// Debian's wordpress 6.1.9 and libjs-mathjax 2.7.9 in banner_test.go).
+	//
+	// MathJax 2 sets its version on its global, packed or not:
+	// MathJax.isPacked=true;MathJax.version="2.7.9";MathJax.fileversion="2.7.9"
+	after("mathjax", "MathJax.version", `MathJax\.version\s?=\s?["']`+ver+`["']`),
+	// MediaElement.js's banner names no version; its core object does,
+	// var r={version:"4.2.17",html5media:{properties:["volume",... and
+	// unminified mejs.version = '4.2.17';
+	signature("mediaelement", `",html5media:{`, `\{version:"`+ver+`",html5media:\{`),
+	after("mediaelement", "mejs.version", `mejs\.version\s?=\s?["']`+ver+`["']`),
+	// Masonry's and imagesLoaded's packaged builds: "Masonry PACKAGED v4.2.2".
+	banner("masonry-layout", "Masonry ", `Masonry (?:PACKAGED )?v`+ver+`\s`),
+	banner("imagesloaded", "imagesLoaded ", `imagesLoaded (?:PACKAGED )?v`+ver+`\s`),
+	// "jQuery Color v2.2.0" (its dist) and "jQuery Color Animations v2.2.0" (its source).
+	banner("jquery-color", "jQuery Color ", `jQuery Color (?:Animations )?v`+ver+`\s`),
+	// "jQuery Form Plugin\n * version: 4.3.0\n * Requires jQuery v1.7.2 or later"
+	banner("jquery-form", "jQuery Form Plugin", `jQuery Form Plugin\s*\n[ \t*]*version: `+ver),
+	// Plupload's constants: {VERSION:"2.1.9",STOPPED:1,STARTED:2,QUEUED:1,UPLOADING:2,
+	// and in plupload.js, VERSION : '2.1.9', (VERSION alone is anyone's).
+	signature("plupload", `",STOPPED:1,STARTED:2,QUEUED:1,`, `VERSION:"`+ver+`",STOPPED:1,STARTED:2,QUEUED:1,`),
+	code("plupload", "VERSION", `VERSION\s?:\s?["']`+ver+`["']`, `^plupload(\.full|\.dev)?(\.min)?\.js$`),
+	// Knockout's debug build minified, or bundled from its source, keeps
+	// the name of its export helper: f.version="3.4.2",f.exportSymbol("version",f.version)
+	signature("knockout", `.exportSymbol("version",`, `\.version\s?=\s{0,2}"`+ver+`"\s{0,2}[,;]\s{0,2}[\w$]{1,4}\.exportSymbol\("version",`),
 }
 
 // Find returns the versions that content claims, in file order, at most one

@@ -172,6 +172,26 @@ func TestFind_Synthetic(t *testing.T) {
 		{"tinymce5_bundle", "vendor.js", `documentBaseURL:null,suffix:null,$:Ya,majorVersion:"5",minorVersion:"10.9",releaseDate:"2023-11-15",editors:tw`, []string{"tinymce@5.10.9"}},
 		{"ckeditor5_bundle", "ckeditor.js", `(t);return e?[t,e,n]:[t,n]}const x="41.0.0",E=new Date(2024,0,17);if(globalThis.CKEDITOR_VERSION)throw new A("ckeditor-duplicated-modules",null);`, []string{"ckeditor5@41.0.0"}},
 		{"ckeditor5_older", "main.js", `const vn="35.0.0";if(window.CKEDITOR_VERSION)throw new Qe("ckeditor-duplicated-modules",null);window.CKEDITOR_VERSION=vn`, []string{"ckeditor5@35.0.0"}},
+		// Debian's wordpress 6.1.9 (wp-includes/js), libjs-mathjax 2.7.9 and
+		// libjs-jquery-ui 1.13.2 (its vendored jquery-color).
+		{"mathjax2_packed", "MathJax.js", `indow.MathJax}}else{window.MathJax={}}MathJax.isPacked=true;MathJax.version="2.7.9";MathJax.fileversion="2.7.9";MathJax.cdnVersion="2`, []string{"mathjax@2.7.9"}},
+		{"mathjax2_unpacked", "MathJax.js", "MathJax.version = \"2.7.9\";\nMathJax.fileversion = \"2.7.9\";\nMathJax.cdnVersion = \"2.7.9", []string{"mathjax@2.7.9"}},
+		{"mathjax_compared", "app.js", `if(MathJax.version=="2.7.9"){x()}`, nil},
+		{"mediaelement_min", "mediaelement-and-player.min.js", "/*!\n * MediaElement.js\n * http://www.mediaelementjs.com/\n */\n" + `efineProperty(n,"__esModule",{value:!0});var r,a=e(3);var i={version:"4.2.17",html5media:{properties:["volume","src","currentTime","muted`, []string{"mediaelement@4.2.17"}},
+		{"mediaelement", "mediaelement.js", " : { default: obj }; }\n\nvar mejs = {};\n\nmejs.version = '4.2.17';\n\nme", []string{"mediaelement@4.2.17"}},
+		{"masonry_packaged", "masonry.min.js", "/*! This file is auto-generated */\n/*!\n * Masonry PACKAGED v4.2.2\n * Cascading grid layout library\n * https://masonry.desandro.com\n * MIT License\n */", []string{"masonry-layout@4.2.2"}},
+		{"imagesloaded_packaged", "imagesloaded.min.js", "/*! This file is auto-generated */\n/*!\n * imagesLoaded PACKAGED v4.1.4\n * JavaScript is all like \"You images are done yet or what?\"\n * MIT License\n */", []string{"imagesloaded@4.1.4"}},
+		{"jquery_color", "jquery.color.min.js", "/*! jQuery Color v2.2.0 http://github.com/jquery/jquery-color | jquery.org/license */\n\n!function(r,n){\"functio", []string{"jquery-color@2.2.0"}},
+		{"jquery_color_source", "jquery.color.js", "/*!\n * jQuery Color Animations v2.2.0\n * https://github.com/jquery/jquery-color\n", []string{"jquery-color@2.2.0"}},
+		{"jquery_form", "jquery.form.js", "/*!\n * jQuery Form Plugin\n * version: 4.3.0\n * Requires jQuery v1.7.2 or later\n * Project repository: https://github.com", []string{"jquery-form@4.3.0"}},
+		{"plupload_min", "plupload.min.js", `})),e.runtimes="html5,html4",r}var t,F={VERSION:"2.1.9",STOPPED:1,STARTED:2,QUEUED:1,UPLOADING:2,FAILED:4,DONE:5,GENERIC_ERROR:-100,HTT`, []string{"plupload@2.1.9"}},
+		{"plupload", "plupload.js", "\n\t * @static\n\t * @final\n\t */\n\tVERSION : '2.1.9',\n\n", []string{"plupload@2.1.9"}},
+		{"plupload_version_other_file", "app.js", "\tVERSION : '2.1.9',\n", nil},
+		// Knockout minified from its debug build (the shape a real site
+		// served), and bundled pretty-printed.
+		{"knockout_export_symbol", "vendor.js", `function(n,t,i){n[t]=i},f.version="3.4.2",f.exportSymbol("version",f.version),f.options={deferUpdates:!1`, []string{"knockout@3.4.2"}},
+		{"knockout_export_symbol_spaced", "bundle.js", "}, t.exportProperty = function (e, t, n) {\n            e[t] = n;\n          }, t.version = \"3.0.0\", t.exportSymbol(\"version\", t.version), t.utils", []string{"knockout@3.0.0"}},
+		{"export_symbol_other_name", "vendor.js", `f.release="3.4.2",f.exportSymbol("version",f.version)`, nil},
 		{"bundle_two", "app.js", "/*! jQuery v1.12.4 | x */\n/*!\n * Bootstrap v3.4.1 (https://getbootstrap.com/)\n */", []string{"jquery@1.12.4", "bootstrap@3.4.1"}},
 		{"requires_jquery", "plugin.js", "requires jQuery v1.8+ to work", nil},
 		{"bootstrap4_util", "util.js", "/**\n * Bootstrap (v4.6.2): util.js", []string{"bootstrap@4.6.2"}},
