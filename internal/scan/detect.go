@@ -714,6 +714,9 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 			out = append(out, observation{key: productKey("npm:" + m.Library), version: v, kind: sentinel.EvidenceFingerprint, url: u, detail: detail, confidence: sentinel.ConfidenceBanner, inFile: true})
 		}
 	}
+	if kind == "style" {
+		out = append(out, themeHeaderObservations(r)...)
+	}
 	if kind == "script" {
 		for _, mk := range codeMarkers {
 			if bytes.Contains(r.body, []byte(mk.code)) {
@@ -768,6 +771,47 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 	}
 	_ = kind
 	return out
+}
+
+// WordPress reads a theme's name and version from the comment at the top
+// of its style.css ("Theme Name: Twenty Twenty-One ... Version: 1.7"), so
+// every theme has one, and the file a page links is the theme's own.
+var (
+	themeStyle   = regexp.MustCompile(`/wp-content/themes/([a-z0-9][a-z0-9_.-]{0,100})/style\.css$`)
+	themeName    = regexp.MustCompile(`(?m)^[ \t*]*Theme Name:[ \t]*\S`)
+	themeVersion = regexp.MustCompile(`(?m)^[ \t*]*Version:[ \t]*(\d{1,4}(?:\.\d{1,6}){0,3})[ \t]*\r?$`)
+)
+
+// themeHeaderObservations reads a WordPress theme's version from its
+// style.css header: the first comment, within the file's first 8 KiB.
+func themeHeaderObservations(r *response) []observation {
+	m := themeStyle.FindStringSubmatch(r.url.Path)
+	if m == nil {
+		return nil
+	}
+	head := r.body[:min(len(r.body), 8<<10)]
+	open := bytes.Index(head, []byte("/*"))
+	if open < 0 {
+		return nil
+	}
+	end := bytes.Index(head[open:], []byte("*/"))
+	if end < 0 {
+		return nil
+	}
+	comment := head[open : open+end]
+	if !themeName.Match(comment) {
+		return nil
+	}
+	vm := themeVersion.FindSubmatch(comment)
+	if vm == nil {
+		return nil
+	}
+	v := normVersion(string(vm[1]))
+	if v == "" {
+		return nil
+	}
+	return []observation{{key: productKey("wp-theme:" + m[1]), version: v, kind: sentinel.EvidenceFingerprint, url: r.url.String(),
+		detail: "theme header: Version: " + string(vm[1]), confidence: sentinel.ConfidenceBanner, inFile: true}}
 }
 
 func contains(s []string, v string) bool {

@@ -180,3 +180,29 @@ rcmail.set_env({"task":"login","standard_windows":false,"locale":"en_US","devel_
 		})
 	}
 }
+
+// TestThemeHeaderObservations: a theme's style.css header, as Debian's
+// wordpress-theme-twentytwentyone 6.1.9 ships it, and files that only
+// look like one.
+func TestThemeHeaderObservations(t *testing.T) {
+	header := "@charset \"UTF-8\";\n\n/*\nTheme Name: Twenty Twenty-One\nTheme URI: https://wordpress.org/themes/twentytwentyone/\nRequires at least: 5.3\nTested up to: 6.0\nRequires PHP: 5.6\nVersion: 1.7\nLicense: GNU General Public License v2 or later\n*/\n"
+	tests := []struct{ path, body, want string }{
+		{"/wp-content/themes/twentytwentyone/style.css", header, "wp-theme:twentytwentyone@1.7"},
+		{"/blog/wp-content/themes/twentytwentyone/style.css", header, "wp-theme:twentytwentyone@1.7"},
+		{"/wp-content/themes/twentytwentyone/assets/css/print.css", header, ""},
+		{"/wp-content/themes/x/style.css", "/* Version: 2.0 */", ""},                                          // no theme header
+		{"/wp-content/themes/x/style.css", "/*\nTheme Name: X\n*/\n/*\nVersion: 2.0\n*/", ""},                 // another comment's
+		{"/wp-content/themes/x/style.css", "/*\nTheme Name: X\nVersion: 2.0-custom build\n*/", ""},            // not a version
+		{"/wp-content/themes/x/style.css", "/*\r\nTheme Name: X\r\nVersion: 2.0.1\r\n*/", "wp-theme:x@2.0.1"}, // CRLF
+	}
+	for _, tt := range tests {
+		u, _ := url.Parse("https://blog.example.com" + tt.path)
+		got := ""
+		for _, o := range themeHeaderObservations(&response{url: u, body: []byte(tt.body)}) {
+			got = string(o.key) + "@" + o.version
+		}
+		if got != tt.want {
+			t.Errorf("%s %q: %q, want %q", tt.path, tt.body, got, tt.want)
+		}
+	}
+}

@@ -64,7 +64,9 @@
 //     library, as a plugin's does (urlNamesOther). And the version an
 //     application stamps on its own pages where no generator tag names it
 //     (appStamps): Roundcube's "rcversion" setting, Adminer's heading and
-//     the URLs of the files it serves itself, when both agree.
+//     the URLs of the files it serves itself, when both agree. And a
+//     WordPress theme's version from the header of its style.css
+//     ("Version: 1.7"), which WordPress itself reads.
 //   - generator: <meta name="generator"> and an RSS or Atom feed's
 //     <generator>.
 //   - header: Server, X-Powered-By, X-Generator, X-Drupal-Cache,

@@ -72,7 +72,8 @@ func TestScan_WordPress(t *testing.T) {
 		{name: "Lodash", versions: []string{"4.17.21"}, purl: "pkg:npm/lodash@4.17.21", kinds: []string{sentinel.EvidenceHash}},
 		{name: "Moment.js", versions: []string{"2.29.4"}, purl: "pkg:npm/moment@2.29.4"},
 		{name: "WordPress plugin contact-form-7", versions: []string{""}, kinds: []string{sentinel.EvidencePath, sentinel.EvidenceFingerprint}},
-		{name: "WordPress theme twentytwentythree", versions: []string{""}},
+		// The theme's style.css header names its version (?ver= says the same, weakly).
+		{name: "WordPress theme twentytwentythree", versions: []string{"1.0"}, kinds: []string{sentinel.EvidenceFingerprint, sentinel.EvidencePath}},
 		{name: "PHP", versions: []string{"8.2.7"}, purl: "pkg:bitnami/php@8.2.7", kinds: []string{sentinel.EvidenceHeader}},
 	})
 	// The fingerprint rule for the plugin and its directory are one
