@@ -168,9 +168,36 @@ func TestScan_DokuWiki(t *testing.T) {
 // /var/lib/roundcube/public_html. Nothing on the page names the version
 // but the number its scripts are handed, "rcversion":10605; Roundcube has
 // advisories as Packagist's roundcube/roundcubemail.
+//
+// Roundcube will not show its login page without a database: the test
+// gives it a configuration of its own (ROUNDCUBE_CONFIG_DIR, Debian's
+// defaults.inc.php and a config.inc.php naming a SQLite database made from
+// Roundcube's own schema in a temporary directory), so that it does not
+// depend on how the machine's roundcube package was configured.
 func TestScan_Roundcube(t *testing.T) {
-	requirePackages(t, "/var/lib/roundcube/public_html/index.php")
-	site := phpServer(t, "/var/lib/roundcube/public_html")
+	requirePackages(t, "/var/lib/roundcube/public_html/index.php", "/etc/roundcube/defaults.inc.php", "/usr/share/roundcube/SQL/sqlite.initial.sql")
+	conf := t.TempDir()
+	defaults, err := os.ReadFile("/etc/roundcube/defaults.inc.php")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(conf, "roundcube.db")
+	files := map[string]string{
+		"defaults.inc.php": string(defaults),
+		"config.inc.php": "<?php\n$config = [];\n$config['db_dsnw'] = 'sqlite:///" + db + "?mode=0640';\n" +
+			"$config['des_key'] = 'sentinel-scan-test-24chr';\n$config['imap_host'] = 'localhost:143';\n" +
+			"$config['log_driver'] = 'stdout';\n$config['temp_dir'] = '" + conf + "';\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(conf, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	schema := `$d = new PDO("sqlite:" . $argv[1]); $d->exec(file_get_contents("/usr/share/roundcube/SQL/sqlite.initial.sql"));`
+	if out, err := exec.Command("php", "-r", schema, db).CombinedOutput(); err != nil {
+		t.Fatalf("create Roundcube's database: %v\n%s", err, out)
+	}
+	site := phpServerAt(t, freeAddr(t), "/var/lib/roundcube/public_html", "", []string{"ROUNDCUBE_CONFIG_DIR=" + conf})
 	res := mustScan(t, site+"/", testConfig())
 	rc := upstream(t, "roundcube-core")
 	checkDetections(t, res, []want{
