@@ -57,7 +57,9 @@ type Detection struct {
 	CPE string `json:"cpe,omitempty"`
 	// Distribution names the operating system distribution whose build of
 	// the product the server announces ("Ubuntu" for "Apache/2.4.41
-	// (Ubuntu)" or "PHP/7.4.3-4ubuntu2.19"). A distribution backports
+	// (Ubuntu)" or "PHP/7.4.3-4ubuntu2.19"), or whose build a served
+	// file is ("Debian" for a hash only a Debian package's copy has, such
+	// as libjs-jquery's or WordPress's as Debian packages it). A distribution backports
 	// security fixes without changing the upstream version, so advisories
 	// matched on that version may already be fixed there: the host's own
 	// package list (an agent SBOM) decides.

@@ -738,10 +738,14 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 	// one of them, and none otherwise.
 	byLib := map[string][]string{}
 	files := map[string]string{}
+	upstream := map[string]bool{} // a library some entry has from npm
 	for _, e := range entries {
 		byLib[e.Library] = append(byLib[e.Library], e.Version)
 		if files[e.Library] == "" {
 			files[e.Library] = e.Source + " " + e.File
+		}
+		if !strings.HasPrefix(e.Source, "deb:") {
+			upstream[e.Library] = true
 		}
 	}
 	libs := make([]string, 0, len(byLib))
@@ -752,6 +756,13 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 	for _, l := range libs {
 		vs := dedupe(byLib[l])
 		o := observation{key: productKey("npm:" + l), kind: sentinel.EvidenceHash, url: u, confidence: sentinel.ConfidenceHash, inFile: true}
+		if !upstream[l] {
+			// The file is Debian's build and no one else's (a libjs-*
+			// package, a CMS Debian packages): Debian may have patched it
+			// (libjs-bootstrap 3.4.1+dfsg-3+deb12u2 carries fixes 3.4.1
+			// has not), as a server's distribution build may have.
+			o.distro = "Debian"
+		}
 		switch {
 		case len(vs) == 1:
 			o.version = vs[0]

@@ -251,6 +251,13 @@ func TestScan_PhpMyAdmin(t *testing.T) {
 			want{name: "JavaScript Cookie", versions: []string{"2.2.1"}})
 	}
 	checkDetections(t, res, ws)
+	// Debian's jQuery is Debian's build, which may carry fixes its
+	// upstream version does not: the detection says whose build it is.
+	for _, d := range res.Detections {
+		if d.Name == "jQuery" && d.Distribution != "Debian" {
+			t.Errorf("jQuery from libjs-jquery: distribution %q, want Debian", d.Distribution)
+		}
+	}
 }
 
 // mediawikiSite installs Debian's MediaWiki into a temporary SQLite

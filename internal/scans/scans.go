@@ -453,7 +453,7 @@ func (s *Service) RunJob(ctx context.Context, j *sentinel.Job) error {
 			in.Components = append(in.Components, sentinel.Component{Purl: d.Purl, Name: d.Name, Version: d.Version})
 			for _, e := range d.Evidence {
 				detail := e.Detail
-				if d.Distribution != "" && e.Kind == sentinel.EvidenceHeader {
+				if d.Distribution != "" && (e.Kind == sentinel.EvidenceHeader || e.Kind == sentinel.EvidenceHash) {
 					// The version is upstream's; the distribution's
 					// package may carry the fix (Detection.Distribution).
 					detail += " [" + d.Distribution + "'s build: it may have backported the fix; the host's package list decides]"
