@@ -28,6 +28,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/javascript/pnpmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/ruby/gemspec"
 	scalibrfs "github.com/google/osv-scalibr/fs"
+	"gopkg.in/yaml.v3"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 )
@@ -835,23 +836,24 @@ func hiddenLockfiles(fsys fs.FS, dir, name string, exs []filesystem.Extractor) [
 // another version than the root's) in the member's node_modules, and the
 // workspace root's lockfile lists them with what the installed manifests
 // do not say, whether they are for development. An ancestor counts when it
-// has such a lockfile and declares workspaces (package.json "workspaces",
-// pnpm-workspace.yaml) or its lockfile names dir's path.
+// has such a lockfile and either its workspaces (package.json
+// "workspaces", pnpm-workspace.yaml "packages") take dir in, or the
+// lockfile names dir's path (npm's and bun's list their members').
 func workspaceLocked(fsys fs.FS, dir string, lockfiles []string) bool {
 	if dir == "." || dir == "" {
 		return false
 	}
 	for up := path.Dir(dir); ; up = path.Dir(up) {
 		if projectLockfile(fsys, up, lockfiles...) {
-			if anyFile(fsys, up, "pnpm-workspace.yaml") || declaresWorkspaces(fsys, up) {
-				return true
-			}
 			rel := strings.TrimPrefix(dir, up+"/")
 			if up == "." {
 				rel = dir
 			}
+			if slices.ContainsFunc(workspaceGlobs(fsys, up), func(g string) bool { return workspaceMatch(g, rel) }) {
+				return true
+			}
 			for _, n := range lockfiles {
-				if b, err := readSmall(fsys, path.Join(up, n)); err == nil && bytes.Contains(b, []byte(rel)) {
+				if b, err := readSmall(fsys, path.Join(up, n)); err == nil && bytes.Contains(b, []byte(`"`+rel+`"`)) {
 					return true
 				}
 			}
@@ -862,17 +864,51 @@ func workspaceLocked(fsys fs.FS, dir string, lockfiles []string) bool {
 	}
 }
 
-// declaresWorkspaces reports whether dir's package.json has a
-// "workspaces" member (npm, yarn and bun workspaces).
-func declaresWorkspaces(fsys fs.FS, dir string) bool {
-	b, err := readSmall(fsys, path.Join(dir, "package.json"))
-	if err != nil {
+// workspaceGlobs are the workspace patterns of the project in dir: its
+// package.json "workspaces" (a list, or yarn's {"packages": [...]}) and
+// its pnpm-workspace.yaml "packages".
+func workspaceGlobs(fsys fs.FS, dir string) []string {
+	var globs []string
+	if b, err := readSmall(fsys, path.Join(dir, "package.json")); err == nil {
+		var m struct {
+			Workspaces json.RawMessage `json:"workspaces"`
+		}
+		if json.Unmarshal(b, &m) == nil && len(m.Workspaces) > 0 {
+			var list []string
+			var obj struct {
+				Packages []string `json:"packages"`
+			}
+			if json.Unmarshal(m.Workspaces, &list) == nil {
+				globs = append(globs, list...)
+			} else if json.Unmarshal(m.Workspaces, &obj) == nil {
+				globs = append(globs, obj.Packages...)
+			}
+		}
+	}
+	if b, err := readSmall(fsys, path.Join(dir, "pnpm-workspace.yaml")); err == nil {
+		var w struct {
+			Packages []string `yaml:"packages"`
+		}
+		if yaml.Unmarshal(b, &w) == nil {
+			globs = append(globs, w.Packages...)
+		}
+	}
+	return globs
+}
+
+// workspaceMatch reports whether a workspace pattern ("packages/*",
+// "apps/**", "./tools/cli") takes in the directory rel; a negated pattern
+// takes in nothing.
+func workspaceMatch(glob, rel string) bool {
+	glob = strings.TrimSuffix(strings.TrimPrefix(glob, "./"), "/")
+	if glob == "" || strings.HasPrefix(glob, "!") {
 		return false
 	}
-	var m struct {
-		Workspaces json.RawMessage `json:"workspaces"`
+	if before, _, ok := strings.Cut(glob, "**"); ok {
+		return strings.HasPrefix(rel, before)
 	}
-	return json.Unmarshal(b, &m) == nil && len(m.Workspaces) > 0 && string(m.Workspaces) != "null"
+	ok, err := path.Match(glob, rel)
+	return err == nil && ok
 }
 
 // readSmall reads a file of at most 64 MiB (a large workspace's lockfile).
