@@ -51,7 +51,7 @@ var npmDisplay = map[string]string{
 	"echarts": "Apache ECharts", "xlsx": "SheetJS", "pdfmake": "pdfmake",
 	"font-awesome": "Font Awesome", "@fortawesome/fontawesome-free": "Font Awesome", "mootools": "MooTools",
 	"mathjax": "MathJax", "mediaelement": "MediaElement.js", "masonry-layout": "Masonry", "imagesloaded": "imagesLoaded",
-	"jquery-color": "jQuery Color", "jquery-form": "jQuery Form", "plupload": "Plupload",
+	"jquery-color": "jQuery Color", "jquery-form": "jQuery Form", "plupload": "Plupload", "ua-parser-js": "UAParser.js",
 }
 
 var npmCategory = map[string]string{

@@ -203,6 +203,10 @@ var rules = []rule{
 	banner("prototype", "Prototype JavaScript framework, version ", `Prototype JavaScript framework, version `+ver),
 	banner("jquery-mobile", "jQuery Mobile ", `jQuery Mobile `+ver),
 	banner("js-cookie", "JavaScript Cookie v", `JavaScript Cookie v`+ver),
+	// UAParser.js, also where a library bundles it with its banner
+	// (plupload's moxie.js: "UAParser.js v0.7.7"); its minified builds
+	// without one keep LIBVERSION="1.0.35".
+	banner("ua-parser-js", "UAParser.js v", `UAParser\.js v`+ver),
 
 	code("lodash", "VERSION", `VERSION\s?=\s?["']`+ver+`["']`, `^lodash(\.core)?(\.min)?\.js$`),
 	code("moment", "version", `version\s?=\s?["']`+ver+`["']`, `^moment(-with-locales)?(\.min)?\.js$`),
@@ -213,6 +217,7 @@ var rules = []rule{
 	code("react", "version", `version\s?=\s?["']`+ver+`["']`, `^react\.(development|production\.min)\.js$`),
 	code("react-dom", "version", `version\s?=\s?["']`+ver+`["']`, `^react-dom\.(development|production\.min)\.js$`),
 	code("codemirror", "CodeMirror.version", `CodeMirror\.version\s?=\s?["']`+ver+`["']`, `^codemirror(\.min)?\.js$`),
+	code("ua-parser-js", "LIBVERSION", `LIBVERSION\s?=\s?["']`+ver+`["']`, `^ua-parser(\.min)?\.js$`),
 	code("jquery-ui-timepicker-addon", "$.timepicker.version", `\$\.timepicker\.version\s?=\s?["']`+ver+`["']`, `^jquery-ui-timepicker-addon(\.min)?\.js$`),
 	// lodash 4.17.16 and later minified: var X,nn="4.17.21",tn=200,rn="Unsupported core-js use. ..."
 	signature("lodash", `="Unsupported core-js use.`, `="`+ver+`",[\w$]{1,3}=200,[\w$]{1,3}="Unsupported core-js use\.`),
