@@ -853,7 +853,7 @@ func workspaceLocked(fsys fs.FS, dir string, lockfiles []string) bool {
 				return true
 			}
 			for _, n := range lockfiles {
-				if b, err := readSmall(fsys, path.Join(up, n)); err == nil && bytes.Contains(b, []byte(`"`+rel+`"`)) {
+				if b, err := readLimited(fsys, path.Join(up, n), maxWorkspaceFile); err == nil && bytes.Contains(b, []byte(`"`+rel+`"`)) {
 					return true
 				}
 			}
@@ -869,7 +869,7 @@ func workspaceLocked(fsys fs.FS, dir string, lockfiles []string) bool {
 // its pnpm-workspace.yaml "packages".
 func workspaceGlobs(fsys fs.FS, dir string) []string {
 	var globs []string
-	if b, err := readSmall(fsys, path.Join(dir, "package.json")); err == nil {
+	if b, err := readLimited(fsys, path.Join(dir, "package.json"), maxWorkspaceFile); err == nil {
 		var m struct {
 			Workspaces json.RawMessage `json:"workspaces"`
 		}
@@ -885,7 +885,7 @@ func workspaceGlobs(fsys fs.FS, dir string) []string {
 			}
 		}
 	}
-	if b, err := readSmall(fsys, path.Join(dir, "pnpm-workspace.yaml")); err == nil {
+	if b, err := readLimited(fsys, path.Join(dir, "pnpm-workspace.yaml"), maxWorkspaceFile); err == nil {
 		var w struct {
 			Packages []string `yaml:"packages"`
 		}
@@ -911,14 +911,18 @@ func workspaceMatch(glob, rel string) bool {
 	return err == nil && ok
 }
 
-// readSmall reads a file of at most 64 MiB (a large workspace's lockfile).
-func readSmall(fsys fs.FS, name string) ([]byte, error) {
+// maxWorkspaceFile bounds a workspace root's package.json, workspace file
+// or lockfile read to tell its members (a large workspace's lockfile).
+const maxWorkspaceFile = 64 << 20
+
+// readLimited reads at most limit bytes of a file.
+func readLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, 64<<20))
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // projectLockfile reports whether dir has one of the lockfiles names: a

@@ -312,13 +312,7 @@ func nearbyPOMs(fsys scalibrfs.FS, start string) []string {
 // (src/main/resources/archetype-resources), which Maven itself never
 // builds as part of the project; the walk does not read them.
 func mavenSources(fsys scalibrfs.FS, src string) bool {
-	pom := path.Join(path.Dir(src), "pom.xml")
-	f, err := fsys.Open(pom)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxPOMSize))
+	b, err := readLimited(fsys, path.Join(path.Dir(src), "pom.xml"), maxPOMSize)
 	if err != nil {
 		return false
 	}
