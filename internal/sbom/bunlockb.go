@@ -13,7 +13,8 @@ import (
 	"github.com/google/osv-scalibr/purl"
 )
 
-// bun's binary lockfile, bun.lockb, which bun wrote before 1.2.
+// bun's binary lockfile, bun.lockb, which bun wrote by default before 1.2,
+// and 1.2 and later still write where a project keeps it (format 3).
 //
 // The file is bun's in-memory lockfile written out with little-endian
 // integers: a header line pair, a format version (a u32), a 32-byte hash of
@@ -21,7 +22,7 @@ import (
 // packages, stored by field: their count, an alignment (8), the number of
 // fields (8, or 7 before bun 0.6.8 wrote scripts), the absolute start and
 // end of the field arrays, and the arrays one after the other: name (a
-// string, 8 bytes), name hash (8), resolution (64), dependencies and
+// string, 8 bytes), name hash (8), resolution (64, 72 in format 3), dependencies and
 // resolutions (each a slice {offset, length} of u32s into the buffers
 // below), then meta, bin and scripts, which are not read. Then six buffers,
 // each as the absolute start and end of its bytes, followed by a type-name
@@ -36,10 +37,11 @@ import (
 // A string is 8 bytes: up to 8 bytes inline, padded with zeros, when the
 // last byte's high bit is clear; otherwise a u32 offset into the string
 // bytes and a u32 length with its high bit set. A resolution is a tag byte,
-// 7 bytes of padding and 56 bytes of value: for a registry package its
-// tarball address (a string) and its version (major, minor, patch as u32s,
-// 4 bytes of padding, then the pre-release and build as external strings:
-// a string and a hash each); for a git or GitHub package the owner,
+// 7 bytes of padding and 56 bytes of value (64 in format 3): for a registry
+// package its tarball address (a string) and its version (major, minor,
+// patch as u32s and 4 bytes of padding, or as u64s in format 3, then the
+// pre-release and build as external strings: a string and a hash each);
+// for a git or GitHub package the owner,
 // repository, committish, resolved commit and package name (strings); for a
 // folder, symlink, workspace or tarball its path or address (a string).
 //
@@ -118,13 +120,22 @@ const (
 // devDependencies.
 const bunDepDev = 1 << 3
 
-// Sizes of what is read of a package, per package.
+// Sizes of what is read of a package, per package. A resolution is 64
+// bytes in format 2 and 72 in format 3, where a version's major, minor and
+// patch became u64s (bunResolutionSize).
 const (
 	bunStringSize     = 8
-	bunResolutionSize = 64
 	bunSliceSize      = 8
 	bunDependencySize = 26
 )
+
+// bunResolutionSize is the size of a package's resolution in the format.
+func bunResolutionSize(format uint32) uint64 {
+	if format >= 3 {
+		return 72
+	}
+	return 64
+}
 
 // bunLockbPackage is what Sentinel reads of one package of a bun.lockb.
 type bunLockbPackage struct {
@@ -202,10 +213,12 @@ func decodeBunLockb(b []byte) (*bunLockbFile, error) {
 	}
 	f := &bunLockbFile{format: binary.LittleEndian.Uint32(b[r.pos:])}
 	// Format 2 is what bun 0.1.7 to 1.1 write (1.0.36 and 1.1.38 were
-	// tried); another is refused rather than misread.
-	if f.format != 2 {
-		return nil, fmt.Errorf("unknown bun.lockb format version %d (version 2 is read)", f.format)
+	// tried), format 3 what bun 1.2 writes when told to keep the binary
+	// lockfile (1.2.23 was tried); another is refused rather than misread.
+	if f.format != 2 && f.format != 3 {
+		return nil, fmt.Errorf("unknown bun.lockb format version %d (versions 2 and 3 are read)", f.format)
 	}
+	resSize := bunResolutionSize(f.format)
 	r.pos += 4 + 32 // the format and the hash
 	total, err := r.u64("the data size")
 	if err != nil {
@@ -242,7 +255,7 @@ func decodeBunLockb(b []byte) (*bunLockbFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	const perPackage = 2*bunStringSize + bunResolutionSize + 2*bunSliceSize
+	perPackage := 2*bunStringSize + resSize + 2*bunSliceSize
 	if begin > end || end > uint64(len(r.b)) || begin < r.pos {
 		return nil, fmt.Errorf("packages: bad range %d-%d in a file of %d bytes of data", begin, end, len(r.b))
 	}
@@ -255,8 +268,8 @@ func decodeBunLockb(b []byte) (*bunLockbFile, error) {
 	at := func(before uint64) []byte { return r.b[begin+before*count:] }
 	names := at(0)
 	resolutions := at(2 * bunStringSize) // after name and name hash
-	depSlices := at(2*bunStringSize + bunResolutionSize)
-	resSlices := at(2*bunStringSize + bunResolutionSize + bunSliceSize)
+	depSlices := at(2*bunStringSize + resSize)
+	resSlices := at(2*bunStringSize + resSize + bunSliceSize)
 
 	r.pos = end
 	if _, err := r.array("trees", 1); err != nil {
@@ -295,22 +308,14 @@ func decodeBunLockb(b []byte) (*bunLockbFile, error) {
 	for i := range f.packages {
 		p := &f.packages[i]
 		p.name = str(names[i*bunStringSize:][:bunStringSize], fmt.Sprintf("package %d's name", i))
-		res := resolutions[i*bunResolutionSize:][:bunResolutionSize]
+		res := resolutions[uint64(i)*resSize:][:resSize]
 		p.tag = res[0]
 		v := res[8:]
 		what := fmt.Sprintf("package %d (%s)'s resolution", i, p.name)
 		switch p.tag {
 		case bunResNpm:
 			p.url = str(v[0:8], what)
-			p.version = strconv.FormatUint(uint64(binary.LittleEndian.Uint32(v[8:])), 10) + "." +
-				strconv.FormatUint(uint64(binary.LittleEndian.Uint32(v[12:])), 10) + "." +
-				strconv.FormatUint(uint64(binary.LittleEndian.Uint32(v[16:])), 10)
-			if pre := str(v[24:32], what); pre != "" {
-				p.version += "-" + pre
-			}
-			if build := str(v[40:48], what); build != "" {
-				p.version += "+" + build
-			}
+			p.version = bunVersion(f.format, v[8:], func(s []byte) string { return str(s, what) })
 		case bunResGit, bunResGitHub:
 			p.owner, p.repo = str(v[0:8], what), str(v[8:16], what)
 			p.committish, p.resolved = str(v[16:24], what), str(v[24:32], what)
@@ -341,6 +346,30 @@ func decodeBunLockb(b []byte) (*bunLockbFile, error) {
 		}
 	}
 	return f, nil
+}
+
+// bunVersion reads a registry package's version, v being the resolution's
+// value after the tarball address: in format 2 major, minor and patch as
+// u32s and 4 bytes of padding, in format 3 as u64s; then the pre-release
+// and the build, each a string and its hash.
+func bunVersion(format uint32, v []byte, str func([]byte) string) string {
+	var major, minor, patch uint64
+	var tag []byte
+	if format >= 3 {
+		major, minor, patch = binary.LittleEndian.Uint64(v), binary.LittleEndian.Uint64(v[8:]), binary.LittleEndian.Uint64(v[16:])
+		tag = v[24:]
+	} else {
+		major, minor, patch = uint64(binary.LittleEndian.Uint32(v)), uint64(binary.LittleEndian.Uint32(v[4:])), uint64(binary.LittleEndian.Uint32(v[8:]))
+		tag = v[16:]
+	}
+	s := strconv.FormatUint(major, 10) + "." + strconv.FormatUint(minor, 10) + "." + strconv.FormatUint(patch, 10)
+	if pre := str(tag[0:8]); pre != "" {
+		s += "-" + pre
+	}
+	if build := str(tag[16:24]); build != "" {
+		s += "+" + build
+	}
+	return s
 }
 
 // bunString decodes a bun string against the string bytes.

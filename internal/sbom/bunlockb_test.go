@@ -100,7 +100,7 @@ var bunPeerEdges = []string{
 // packages, and the dependencies between them, of the yarn.lock bun
 // itself converts them to (and the peer dependencies it leaves out).
 func TestBunLockb(t *testing.T) {
-	for _, dir := range []string{"workspace-1.0.36", "workspace-1.1.38", "mix-1.1.38"} {
+	for _, dir := range []string{"workspace-1.0.36", "workspace-1.1.38", "mix-1.1.38", "workspace-1.2.23", "mix-1.2.23", "mix-1.3.14"} {
 		t.Run(dir, func(t *testing.T) {
 			root := "testdata/bun-lockb/" + dir
 			res, err := sbom.Extract(context.Background(), root, sbom.Options{Kinds: sbom.Languages})
@@ -157,14 +157,19 @@ func TestBunLockb(t *testing.T) {
 
 // TestBunLockbDevelopment: what only the devDependencies need is marked.
 func TestBunLockbDevelopment(t *testing.T) {
-	res, err := sbom.Extract(context.Background(), "testdata/bun-lockb/mix-1.1.38", sbom.Options{Kinds: sbom.Languages})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range res.Components {
-		want := c.Name == "@types/node" || c.Name == "undici-types"
-		if c.Development != want {
-			t.Errorf("%s@%s development %v, want %v", c.Name, c.Version, c.Development, want)
+	for _, dir := range []string{"mix-1.1.38", "mix-1.2.23", "mix-1.3.14"} {
+		res, err := sbom.Extract(context.Background(), "testdata/bun-lockb/"+dir, sbom.Options{Kinds: sbom.Languages})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Components) == 0 {
+			t.Fatalf("%s: no components", dir)
+		}
+		for _, c := range res.Components {
+			want := c.Name == "@types/node" || c.Name == "undici-types"
+			if c.Development != want {
+				t.Errorf("%s: %s@%s development %v, want %v", dir, c.Name, c.Version, c.Development, want)
+			}
 		}
 	}
 }
