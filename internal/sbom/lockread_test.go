@@ -386,12 +386,12 @@ func nugetRead(tb testing.TB, dir string) []string {
 func pubRead(tb testing.TB, dir string) []string {
 	nameRe := regexp.MustCompile(`^  ([a-z0-9_]+):$`)
 	verRe := regexp.MustCompile(`^    version: "([^"]+)"`)
-	// A package with "source: path" is of the project's own tree, not
-	// pub.dev's: not a component.
+	// A package with "source: path" is of the project's own tree, one
+	// with "source: sdk" of the Flutter SDK, not pub.dev's: not components.
 	var out []string
 	in, name, version, source := false, "", "", ""
 	flush := func() {
-		if name != "" && version != "" && source != "path" {
+		if name != "" && version != "" && source != "path" && source != "sdk" {
 			out = append(out, name+"@"+version)
 		}
 		name, version, source = "", "", ""

@@ -281,7 +281,10 @@ func extractBytes(ctx context.Context, ex filesystem.Extractor, in *filesystem.S
 
 // pubspecLock is scalibr's pubspec.lock extractor without the packages of
 // the project's own tree ("source: path"), which are not pub.dev's: the
-// other lockfile readers leave local packages out too; a git package
+// other lockfile readers leave local packages out too; nor those of the
+// Flutter SDK ("source: sdk": flutter, flutter_test, sky_engine, always
+// at the placeholder version 0.0.0), which come with the SDK, not from
+// pub.dev, whose same names are other packages or none; a git package
 // carries its repository and commit.
 type pubspecLock struct {
 	filesystem.Extractor
@@ -300,7 +303,10 @@ func (e pubspecLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 		} `yaml:"packages"`
 	}
 	if yaml.Unmarshal(b, &lock) == nil {
-		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool { return lock.Packages[p.Name].Source == "path" })
+		inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool {
+			src := lock.Packages[p.Name].Source
+			return src == "path" || src == "sdk"
+		})
 		// A package from git names its repository and the commit pub
 		// resolved, as the other lockfiles' git dependencies do (scalibr
 		// keeps the commit alone, which names no repository).
