@@ -65,7 +65,9 @@ func bunTarball(id string) (name, version string, ok bool) {
 }
 
 // bunLocal reports whether a bun package's version is where the project's
-// own code is ("workspace:packages/a", "link:../lib"), not a version.
+// own code is ("workspace:packages/a", "link:../lib", or "root:", the
+// entry bun writes for the root package itself when it has a bin), not a
+// version.
 func bunLocal(version string) bool {
-	return strings.HasPrefix(version, "workspace:") || strings.HasPrefix(version, "link:")
+	return strings.HasPrefix(version, "workspace:") || strings.HasPrefix(version, "link:") || strings.HasPrefix(version, "root:")
 }

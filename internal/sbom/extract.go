@@ -662,6 +662,7 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 			}
 		}
 		an := annotate(ctx, fsys, j.path, data, pre, comps)
+		out.projects = append(out.projects, an.members...)
 		if an.self != nil {
 			out.projects = append(out.projects, *an.self)
 		}

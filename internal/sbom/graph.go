@@ -3,6 +3,7 @@ package sbom
 import (
 	"context"
 	"io/fs"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -165,6 +166,11 @@ type lockIndex struct {
 	// self is the package the lockfile is for, where the format names it
 	// (Type, Locations and DependsOn left to annotate and linkProjects).
 	self *sentinel.Component
+	// members are the workspace members the format names, by directory
+	// relative to the lockfile (bun.lock's workspaces, package-lock's
+	// folder entries): each stands for its package.json where that was
+	// not scanned, as self does for the root's.
+	members map[string]*sentinel.Component
 }
 
 const (
@@ -415,6 +421,9 @@ type lockAnnotation struct {
 	// self is the package the lockfile is for, where it names it (npm's
 	// root entry), located at the lockfile; nil otherwise.
 	self *project
+	// members are the workspace members it names (lockIndex.members),
+	// located at the lockfile, each of its own directory.
+	members []project
 }
 
 // annotate applies the second reading to comps, the components of the file
@@ -526,6 +535,11 @@ func annotate(ctx context.Context, fsys fs.FS, p string, data []byte, pre any, c
 		c := *lk.self
 		c.Type, c.Locations = "application", []string{p}
 		an.self = &project{comp: c, priority: len(projectManifests), dir: dir, fromLock: true}
+	}
+	for _, md := range slices.Sorted(maps.Keys(lk.members)) {
+		c := *lk.members[md]
+		c.Type, c.Locations = "application", []string{p}
+		an.members = append(an.members, project{comp: c, priority: len(projectManifests), dir: path.Join(dir, md), fromLock: true})
 	}
 	for i := range lk.local {
 		l := local{purl: comps[i].Purl}
@@ -665,6 +679,23 @@ func cargoGitParts(src string) (repo, commit string) {
 
 // pep503 normalises a Python distribution name.
 func pep503(s string) string { return purl.NormalizeName("PyPI", s) }
+
+// member records the npm package name@version as the workspace member in
+// dir, relative to the lockfile ("" is the root: the lockfile's self).
+func (lk *lockIndex) npmMember(dir, name, version string) {
+	if !npmName(name) {
+		return
+	}
+	c := &sentinel.Component{Name: name, Version: version, Ecosystem: "npm", Purl: npmProjectPurl(name, version)}
+	if dir == "" {
+		lk.self = c
+		return
+	}
+	if lk.members == nil {
+		lk.members = map[string]*sentinel.Component{}
+	}
+	lk.members[dir] = c
+}
 
 // placeLocal records where the local package i is, from the path its
 // lockfile gives relative to itself; a path outside the lockfile's tree

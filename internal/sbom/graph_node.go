@@ -98,6 +98,26 @@ func npmGraph(data []byte, lk *lockIndex) error {
 		lk.self = &sentinel.Component{Name: name, Version: version, Ecosystem: "npm",
 			Purl: npmProjectPurl(name, version), Licenses: npmLicenses(license)}
 	}
+	// The workspace members and linked folders: a folder entry's own name,
+	// else the name its link is installed under (npm writes the name only
+	// where it differs from the folder's), for a package.json that was not
+	// scanned (a package-lock.json alone).
+	linkName := map[string]string{}
+	for key, e := range lock.Packages {
+		if i := strings.LastIndex(key, "node_modules/"); e.Link && e.Resolved != "" && i >= 0 {
+			linkName[string(e.Resolved)] = key[i+len("node_modules/"):]
+		}
+	}
+	for key, e := range lock.Packages {
+		if key == "" || e.Link || strings.Contains(key, "node_modules/") || strings.HasPrefix(key, "../") || path.IsAbs(key) {
+			continue
+		}
+		name := e.Name
+		if name == "" {
+			name = linkName[key]
+		}
+		lk.npmMember(key, name, e.Version)
+	}
 	// Flatten both layouts to install paths ("node_modules/a/node_modules/b").
 	type node struct {
 		name, version, resolved string

@@ -518,6 +518,7 @@ func bunGraph(data []byte, lk *lockIndex) error {
 	var lock struct {
 		Workspaces map[string]struct {
 			Name                 string            `json:"name"`
+			Version              string            `json:"version"`
 			Dependencies         map[string]string `json:"dependencies"`
 			DevDependencies      map[string]string `json:"devDependencies"`
 			OptionalDependencies map[string]string `json:"optionalDependencies"`
@@ -645,6 +646,9 @@ func bunGraph(data []byte, lk *lockIndex) error {
 		if dir != "" {
 			lk.link("", dir) // the root holds its workspace members
 		}
+		// The root and each member as bun.lock names them, for a
+		// package.json that was not scanned (a bun.lock alone).
+		lk.npmMember(dir, w.Name, w.Version)
 		for k, m := range []map[string]string{w.Dependencies, w.DevDependencies, w.OptionalDependencies, w.PeerDependencies} {
 			for d := range m {
 				if t, ok := nodes[d]; ok && t.member != "" {

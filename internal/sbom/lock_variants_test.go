@@ -635,3 +635,58 @@ func TestGoWorkspace(t *testing.T) {
 		t.Errorf("warnings %v, want none: the go.work names the toolchain", res.Warnings)
 	}
 }
+
+// TestLockfileAloneMembers: a JavaScript lockfile found without the
+// package.json files of its workspace names the root and each member
+// itself (package-lock's folder entries and links, bun.lock's
+// workspaces): they are the projects, at their versions, and no member
+// is left as a dependency without a version. bun's "root:" entry for the
+// root package is the root, not a dependency.
+func TestLockfileAloneMembers(t *testing.T) {
+	npmAlone := t.TempDir()
+	b, err := os.ReadFile("testdata/lock-variants/npm-workspace-installed/package-lock.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(npmAlone, "package-lock.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, dir, main string
+		members, deps   []string
+	}{
+		{"npm", npmAlone, "pkg:npm/ws-small@1.0.0", []string{"pkg:npm/%40ws-small/tool@1.0.0"},
+			[]string{"pkg:npm/is-number@6.0.0", "pkg:npm/is-number@7.0.0", "pkg:npm/ms@2.1.3"}},
+		{"bun", "testdata/lock-variants/bun-workspace-alone", "pkg:npm/my-monorepo" /* bun.lock has no root version */, []string{"pkg:npm/%40my/util@1.0.0"},
+			[]string{"pkg:npm/is-number@7.0.0", "pkg:npm/left-pad@1.3.0"}},
+		{"bun-root-entry", "testdata/lock-variants/bun-root-entry", "pkg:npm/my-monorepo", []string{"pkg:npm/%40my/util@1.0.0"},
+			[]string{"pkg:npm/axios@1.6.0", "pkg:npm/follow-redirects@1.15.3",
+				"pkg:npm/ghostty-web?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Frcarmo%2Fghostty-web%406c1c75b",
+				"pkg:npm/tracestrings?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Foven-sh%2Fbun.report%40912ca63"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := sbom.Extract(context.Background(), c.dir, sbom.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := res.MainProject(); m == nil || m.Purl != c.main {
+				t.Errorf("main project %+v, want %s", m, c.main)
+			}
+			var members, deps []string
+			for _, p := range res.Projects[1:] {
+				members = append(members, p.Purl)
+			}
+			for _, d := range res.Components {
+				deps = append(deps, d.Purl)
+			}
+			slices.Sort(members)
+			slices.Sort(deps)
+			if !slices.Equal(members, c.members) {
+				t.Errorf("members %v, want %v", members, c.members)
+			}
+			if !slices.Equal(deps, c.deps) {
+				t.Errorf("dependencies %v, want %v", deps, c.deps)
+			}
+		})
+	}
+}
