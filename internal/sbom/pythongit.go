@@ -170,6 +170,7 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 	have := map[string]bool{}
 	for _, p := range inv.Packages {
 		have[pep503(p.Name)] = true
+		p.Version = requirementVersion(p.Version)
 		// scalibr reads one comparator: "django>=3.2,<4.0" is left
 		// without a version, where "django>=3.2" gives its lowest. Both
 		// give the lowest, marked as a bound.
@@ -200,6 +201,23 @@ func (e requirementsTxt) Extract(ctx context.Context, in *filesystem.ScanInput) 
 		}
 	}
 	return inv, err
+}
+
+// requirementVersion is the version scalibr read from a requirement line,
+// without what it took along past the version: a comment written without
+// the space before it ("Jinja2==3.0.0#comment"), a direct reference
+// ("pkg==3.7.1 @ git+https://..."). A version with characters no PEP 440
+// version has ("'1.0'", a template's "{{ version }}") is none.
+func requirementVersion(v string) string {
+	if i := strings.IndexAny(v, "# \t"); i >= 0 {
+		v = v[:i]
+	}
+	if strings.ContainsFunc(v, func(r rune) bool {
+		return (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && !strings.ContainsRune(".-_+!*", r)
+	}) {
+		return ""
+	}
+	return v
 }
 
 // pep440Release matches a release tag: "22.3.0", "v1.2", "2.0.0rc1".

@@ -1,6 +1,8 @@
 package sbom_test
 
 import (
+	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,5 +73,31 @@ func TestDevRequirements(t *testing.T) {
 		if g, ok := got[name]; !ok || g != dev {
 			t.Errorf("%s: development %v (found %v), want %v", name, g, ok, dev)
 		}
+	}
+}
+
+// TestRequirementVersionTail: what a requirement line carries past its
+// version is no part of it: a comment written without the space before it
+// (pip refuses such a line, but the intent is plain), a direct reference;
+// a version no PEP 440 version looks like, quoted or templated, is none.
+func TestRequirementVersionTail(t *testing.T) {
+	dir := t.TempDir()
+	lines := "click==8.0.0\nFlask==2.0.0 #comment\nJinja2==3.0.0#comment\n" +
+		"sampleproject==3.7.1 @ git+https://github.com/pypa/sampleproject@v3.7.1\n" +
+		"foo=='invalid-version'\n"
+	if err := os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, c := range res.Components {
+		got[c.Name] = c.Version
+	}
+	want := map[string]string{"click": "8.0.0", "Flask": "2.0.0", "Jinja2": "3.0.0", "sampleproject": "3.7.1", "foo": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }
