@@ -9,6 +9,7 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/language/dart/pubspec"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/gradleversioncatalog"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/java/pomxml"
+	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pdmlock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/pipfilelock"
 	"github.com/google/osv-scalibr/extractor/filesystem/language/python/requirements"
 	"github.com/package-url/packageurl-go"
@@ -133,10 +134,11 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // Pipfile.lock's "develop" packages not also in "default", a Maven
 // dependency of scope "test", a Dart package pubspec.lock calls "direct
 // dev". (The lockfiles Sentinel reads again say it themselves: see
-// lockIndex.devFlag; pdm's "dev" may be a default package's too.)
+// lockIndex.devFlag; pdm's "dev" is pdmLock's, for a package of
+// development groups only.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name, setupPy.name:
+	case pipfilelock.Name, pdmlock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name, setupPy.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

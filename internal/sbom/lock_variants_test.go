@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sentinel-sca/sentinel/internal/purl"
@@ -688,5 +689,63 @@ func TestLockfileAloneMembers(t *testing.T) {
 				t.Errorf("dependencies %v, want %v", deps, c.deps)
 			}
 		})
+	}
+}
+
+// TestPDMDevelopmentGroups: a pdm.lock package is development-only when
+// every group it is in is one for development: one the pyproject.toml
+// beside it declares in [dependency-groups] or [tool.pdm.dev-dependencies]
+// (PDM's own project: test, tox, doc, workflow), not the default group
+// nor an extra of [project.optional-dependencies]; without the
+// pyproject.toml, a group named for development (test, tox, doc).
+func TestPDMDevelopmentGroups(t *testing.T) {
+	const dir = "testdata/lock-variants/pdm-dev-groups"
+	lockBytes, err := os.ReadFile(filepath.Join(dir, "pdm.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lock struct {
+		Package []struct {
+			Name   string   `toml:"name"`
+			Groups []string `toml:"groups"`
+		} `toml:"package"`
+	}
+	if _, err := toml.Decode(string(lockBytes), &lock); err != nil {
+		t.Fatal(err)
+	}
+	alone := t.TempDir()
+	if err := os.WriteFile(filepath.Join(alone, "pdm.lock"), lockBytes, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		dir string
+		dev []string
+	}{{dir, []string{"doc", "test", "tox", "workflow"}}, {alone, []string{"doc", "test", "tox"}}} {
+		groups := map[string][]string{}
+		for _, p := range lock.Package {
+			n := purl.NormalizeName("PyPI", p.Name)
+			groups[n] = append(groups[n], p.Groups...)
+		}
+		res, err := sbom.Extract(context.Background(), c.dir, sbom.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Components) != len(groups) {
+			t.Errorf("%d components, want %d", len(res.Components), len(groups))
+		}
+		devs := 0
+		for _, comp := range res.Components {
+			gs := groups[purl.NormalizeName("PyPI", comp.Name)]
+			want := len(gs) > 0 && !slices.ContainsFunc(gs, func(g string) bool { return !slices.Contains(c.dev, g) })
+			if comp.Development != want {
+				t.Errorf("%s (groups %v): development %v, want %v", comp.Name, gs, comp.Development, want)
+			}
+			if want {
+				devs++
+			}
+		}
+		if devs == 0 {
+			t.Errorf("no development-only package")
+		}
 	}
 }

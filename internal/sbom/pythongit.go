@@ -439,25 +439,75 @@ func (e pdmLock) Extract(ctx context.Context, in *filesystem.ScanInput) (invento
 	}
 	var lock struct {
 		Package []struct {
-			Name     string `toml:"name"`
-			Version  string `toml:"version"`
-			Git      string `toml:"git"`
-			Revision string `toml:"revision"`
+			Name     string   `toml:"name"`
+			Version  string   `toml:"version"`
+			Git      string   `toml:"git"`
+			Revision string   `toml:"revision"`
+			Groups   []string `toml:"groups"`
 		} `toml:"package"`
 	}
 	if _, err := toml.Decode(string(b), &lock); err != nil {
 		return inv, nil // scalibr read it; it reported what it could not
 	}
 	repos := map[string]string{}
+	groups := map[string][]string{} // name@version -> the groups of its entries
 	for _, p := range lock.Package {
 		if p.Git != "" && p.Revision != "" {
 			repos[pep503(p.Name)+"@"+p.Version+"@"+p.Revision] = p.Git
 		}
+		k := pep503(p.Name) + "@" + p.Version
+		groups[k] = append(groups[k], p.Groups...)
 	}
+	devGroup := pdmDevGroups(in.FS, in.Path)
 	for _, p := range inv.Packages {
 		if sc := p.SourceCode; sc != nil && sc.Repo == "" && sc.Commit != "" {
 			sc.Repo = repos[pep503(p.Name)+"@"+p.Version+"@"+sc.Commit]
 		}
+		// scalibr says "dev" for a package of the default group and a
+		// development one alike: development-only is in no group but
+		// development ones.
+		gs := groups[pep503(p.Name)+"@"+p.Version]
+		var vals []string
+		if len(gs) > 0 && !slices.ContainsFunc(gs, func(g string) bool { return !devGroup(g) }) {
+			vals = []string{"dev"}
+		}
+		p.Metadata = &osv.DepGroupMetadata{DepGroupVals: vals}
 	}
 	return inv, nil
+}
+
+// pdmDevGroups returns whether a pdm.lock group is for development: one
+// the pyproject.toml beside it declares as such ([tool.pdm.dev-dependencies],
+// PEP 735 [dependency-groups]); where it declares none, or is not there,
+// one named so ("dev", "test", "lint", "docs"). The default group and
+// the extras of [project.optional-dependencies] are not.
+func pdmDevGroups(fsys fs.FS, lockPath string) func(string) bool {
+	var py struct {
+		Project struct {
+			Optional map[string]any `toml:"optional-dependencies"`
+		} `toml:"project"`
+		Groups map[string]any `toml:"dependency-groups"`
+		Tool   struct {
+			PDM struct {
+				Dev map[string]any `toml:"dev-dependencies"`
+			} `toml:"pdm"`
+		} `toml:"tool"`
+	}
+	if fsys != nil {
+		if b, err := fs.ReadFile(fsys, path.Join(path.Dir(lockPath), "pyproject.toml")); err == nil {
+			_, _ = toml.Decode(string(plainText(b)), &py)
+		}
+	}
+	declared := len(py.Groups)+len(py.Tool.PDM.Dev) > 0
+	return func(g string) bool {
+		switch {
+		case g == "default":
+			return false
+		case py.Groups[g] != nil || py.Tool.PDM.Dev[g] != nil:
+			return true
+		case py.Project.Optional[g] != nil || declared:
+			return false
+		}
+		return devRequirementWords[strings.ToLower(g)]
+	}
 }
