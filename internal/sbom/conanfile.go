@@ -6,7 +6,6 @@ import (
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
-	"github.com/google/osv-scalibr/extractor/filesystem/osv"
 	"github.com/google/osv-scalibr/purl"
 )
 
@@ -30,7 +29,7 @@ func isConanfile(p string) bool {
 
 var (
 	// A reference: name/version, then @user/channel and #revision.
-	conanRef = lazyRegexp(`^([a-zA-Z0-9_][a-zA-Z0-9_.+-]*)/([^@#\s/]+)(?:@[^#\s]*)?(?:#\S*)?$`)
+	conanRef = lazyRegexp(`^([a-zA-Z0-9_][a-zA-Z0-9_.+-]*)/([^@#\s/]+)(?:@([^#\s]*))?(?:#\S*)?$`)
 	// self.requires("ref") and its tool, build and test kinds.
 	conanCall = lazyRegexp(`\bself\.(requires|tool_requires|build_requires|test_requires)\s*\(\s*["']([^"']+)["']`)
 	// requires = "ref", ("ref", "ref") or ["ref", ...], across lines to
@@ -91,7 +90,7 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		m := conanRef().FindStringSubmatch(strings.TrimSpace(r.ref))
 		if m == nil {
 			if name, _, ok := strings.Cut(r.ref, "/"); ok && conanRef().MatchString(name+"/x") {
-				out = append(out, conanPackage(in.Path, name, "", r.dev)) // a range: no version
+				out = append(out, conanPackage(in.Path, name, "", "", r.dev)) // a range: no version
 			}
 			continue
 		}
@@ -99,18 +98,29 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		if strings.HasPrefix(version, "[") || strings.ContainsAny(version, "*$") {
 			version = ""
 		}
-		out = append(out, conanPackage(in.Path, m[1], version, r.dev))
+		out = append(out, conanPackage(in.Path, m[1], version, m[3], r.dev))
 	}
 	return out, nil
 }
 
-func conanPackage(p, name, version string, dev bool) *extractor.Package {
-	groups := []string{}
+// conanPackage is a requirement's package; userChannel is what its
+// reference has after "@" ("my_user/my_channel", "_/_" for none): a
+// recipe of a company's own remote, not ConanCenter's, as conan.lock's
+// references keep it (conanLock).
+func conanPackage(p, name, version, userChannel string, dev bool) *extractor.Package {
+	m := &conanMeta{groups: []string{}}
 	if dev {
-		groups = []string{"dev"}
+		m.groups = []string{"dev"}
+	}
+	user, channel, _ := strings.Cut(userChannel, "/")
+	if user != "_" {
+		m.user = user
+	}
+	if channel != "_" {
+		m.channel = channel
 	}
 	return &extractor.Package{Name: name, Version: version, PURLType: purl.TypeConan,
-		Location: extractor.LocationFromPath(p), Metadata: &osv.DepGroupMetadata{DepGroupVals: groups}}
+		Location: extractor.LocationFromPath(p), Metadata: m}
 }
 
 var pythonComment = lazyRegexp(`(?m)^\s*#.*$|\s#[^"'\n]*$`)
