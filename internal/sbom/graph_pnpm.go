@@ -90,6 +90,27 @@ type pnpmDeps struct {
 	Dependencies         map[string]pnpmRef `yaml:"dependencies"`
 	OptionalDependencies map[string]pnpmRef `yaml:"optionalDependencies"`
 	DevDependencies      map[string]pnpmRef `yaml:"devDependencies"`
+	// PackageManagerDependencies and ConfigDependencies are an importer's
+	// in the document pnpm 11 writes first: pnpm itself, as the
+	// package.json's packageManager names it, and pnpm's own plugins.
+	PackageManagerDependencies map[string]pnpmRef `yaml:"packageManagerDependencies"`
+	ConfigDependencies         map[string]pnpmRef `yaml:"configDependencies"`
+}
+
+// toolsOnly reports whether the document is the one pnpm 11 writes for
+// itself (pnpmDeps.PackageManagerDependencies): its importers name pnpm
+// or its plugins and no dependency of the project. Its packages are the
+// package manager's (pnpm and every platform's build of it), which the
+// project neither ships nor builds with its code.
+func (d *pnpmDoc) toolsOnly() bool {
+	tools := false
+	for _, im := range d.Importers {
+		if len(im.Dependencies)+len(im.OptionalDependencies)+len(im.DevDependencies) > 0 {
+			return false
+		}
+		tools = tools || len(im.PackageManagerDependencies)+len(im.ConfigDependencies) > 0
+	}
+	return tools
 }
 
 type pnpmPkg struct {
@@ -151,6 +172,9 @@ func parsePnpmLock(data []byte) (*pnpmLock, error) {
 			return nil, fmt.Errorf("lockfileVersion %q: %w", d.LockfileVersion, err)
 		}
 		d.version = v
+		if d.toolsOnly() {
+			continue
+		}
 		for key := range d.Packages {
 			if _, _, err := pnpmPackageKey(key, v); err != nil {
 				bad = append(bad, err)

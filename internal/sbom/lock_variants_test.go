@@ -29,6 +29,10 @@ func TestLockVariants(t *testing.T) {
 		edges []string
 		warn  bool
 	}{
+		// pnpm 11's lockfile whose first document is pnpm's own
+		// (packageManagerDependencies: pnpm and each platform's build):
+		// not the project's packages.
+		{dir: "pnpm-manager-document", want: []string{"is-number@7.0.0"}},
 		// yarn v1 with quoted keys, as some tools rewrite it.
 		{dir: "yarn-quoted", want: []string{"jquery@3.6.0"}},
 		{dir: "yarn-quoted-deps", want: []string{"concat-map@0.0.1", "concat-stream@1.6.2"}},
