@@ -11,6 +11,7 @@ import (
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
 	"github.com/google/osv-scalibr/purl"
+	"github.com/google/osv-scalibr/semantic"
 )
 
 // A Python project's pyproject.toml, where it has no lockfile.
@@ -99,8 +100,22 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 				} else {
 					continue // a path or url dependency: no registry version
 				}
+			case []any:
+				// Several constraints, each for its markers ("<20.16.6"
+				// on one Python, "^20.4.3" on the others): Poetry
+				// installs one of them, at least the lowest bound.
+				version, bound := "", ""
+				for _, alt := range v {
+					m, _ := alt.(map[string]any)
+					s, _ := m["version"].(string)
+					if av, ab := poetryVersion(s); av != "" && (version == "" || pythonVersionLess(av, version)) {
+						version, bound = av, ab
+					}
+				}
+				add(name, version, bound, dev)
+				continue
 			default:
-				continue // several constraints by marker: not one version
+				continue
 			}
 			version, bound := poetryVersion(spec)
 			add(name, version, bound, dev)
@@ -247,6 +262,20 @@ func poetryVersion(spec string) (version, bound string) {
 		}
 	}
 	return "", ""
+}
+
+// pythonVersionLess reports whether the PEP 440 version a is lower than b
+// (as strings where either does not parse).
+func pythonVersionLess(a, b string) bool {
+	va, err := semantic.Parse(a, "PyPI")
+	if err != nil {
+		return a < b
+	}
+	c, err := va.CompareStr(b)
+	if err != nil {
+		return a < b
+	}
+	return c < 0
 }
 
 // pythonVersionish is a version as written (no operator or wildcard).
