@@ -534,6 +534,87 @@ func pnpmDocGraph(doc *pnpmDoc, lk *lockIndex) {
 			link(from, s.Dependencies, s.OptionalDependencies)
 		}
 	}
+	pnpmSnapshotDev(doc, lk, func(key string) (int, bool) {
+		if i, ok := find(pnpmKey(key)); ok {
+			return i, true
+		}
+		k, _, _ := strings.Cut(key, "(")
+		i, ok := bySource[k]
+		return i, ok
+	})
+}
+
+// pnpmSnapshotDev marks what only development needs from a version 9
+// lockfile's snapshots, each a package with the peers it was installed
+// with: one version of a package installed twice with different peers
+// ("jest-pnp-resolver@1.2.3(jest-resolve@27.5.1)" under a development
+// tool, "(jest-resolve@30.0.2)" under a runtime one) is two snapshots,
+// and what each leads to is told apart, where the graph of components,
+// which merges them, would call everything below either one runtime.
+// The importers' dependencies and devDependencies are the starts. Where
+// a reference names no snapshot the lockfile is not one this reads, and
+// nothing is marked: the component graph decides (lockIndex.development).
+func pnpmSnapshotDev(doc *pnpmDoc, lk *lockIndex, comp func(key string) (int, bool)) {
+	if len(doc.Snapshots) == 0 {
+		return
+	}
+	// snapshot is the key of the snapshot a reference names: an alias's
+	// package ("npm:lodash@4.17.21", v9's "lodash@4.17.21"), else the
+	// name at the reference; "" for a link (a workspace member, an
+	// importer of its own).
+	snapshot := func(name, ref string) string {
+		if strings.HasPrefix(ref, "link:") {
+			return ""
+		}
+		ref = strings.TrimPrefix(ref, "npm:")
+		if base, _, _ := strings.Cut(ref, "("); strings.Contains(base[min(1, len(base)):], "@") {
+			return ref
+		}
+		return name + "@" + ref
+	}
+	seen := map[string]uint8{}
+	var stack []string
+	complete := true
+	push := func(name, ref string, mark uint8) {
+		k := snapshot(name, ref)
+		if k == "" || seen[k]&mark == mark {
+			return
+		}
+		if _, ok := doc.Snapshots[k]; !ok {
+			complete = false
+			return
+		}
+		seen[k] |= mark
+		stack = append(stack, k)
+	}
+	for _, imp := range doc.Importers {
+		for _, m := range []map[string]pnpmRef{imp.Dependencies, imp.OptionalDependencies} {
+			for name, ref := range m {
+				push(name, string(ref), prodSeen)
+			}
+		}
+		for name, ref := range imp.DevDependencies {
+			push(name, string(ref), devSeen)
+		}
+	}
+	for len(stack) > 0 && complete {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		s := doc.Snapshots[k]
+		for _, m := range []map[string]pnpmRef{s.Dependencies, s.OptionalDependencies} {
+			for name, ref := range m {
+				push(name, string(ref), seen[k])
+			}
+		}
+	}
+	if !complete || len(seen) == 0 {
+		return
+	}
+	for k, mark := range seen {
+		if i, ok := comp(k); ok {
+			lk.devFlag(i, mark&prodSeen == 0)
+		}
+	}
 }
 
 // bun

@@ -13,6 +13,8 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/google/go-cmp/cmp"
 
+	"gopkg.in/yaml.v3"
+
 	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
@@ -751,5 +753,68 @@ func TestPDMDevelopmentGroups(t *testing.T) {
 		if devs == 0 {
 			t.Errorf("no development-only package")
 		}
+	}
+}
+
+// TestPnpmPeerVariantsDevelopment: one version of a package installed
+// twice with different peers, once under a runtime dependency and once
+// under a development tool (jest-pnp-resolver 1.2.3 with jest-resolve
+// 30.0.2 and with 27.5.1), leads to what each needs apart: what is not
+// development-only is what pnpm itself installs with --prod (its
+// node_modules/.pnpm directories, "name@version_peers", "@scope+name"),
+// but for the packages of other platforms (an entry with os or cpu),
+// which pnpm left out on the machine it ran on.
+func TestPnpmPeerVariantsDevelopment(t *testing.T) {
+	const dir = "testdata/lock-variants/pnpm-peer-variants-dev"
+	var lock struct {
+		Packages map[string]struct {
+			OS  []string `yaml:"os"`
+			CPU []string `yaml:"cpu"`
+		} `yaml:"packages"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "pnpm-lock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, &lock); err != nil {
+		t.Fatal(err)
+	}
+	b, err = os.ReadFile(filepath.Join(dir, "pnpm-prod-installed.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, d := range strings.Fields(string(b)) {
+		scoped := strings.HasPrefix(d, "@")
+		name, rest, _ := strings.Cut(strings.TrimPrefix(d, "@"), "@")
+		version, _, _ := strings.Cut(rest, "_")
+		if scoped {
+			name = "@" + strings.Replace(name, "+", "/", 1)
+		}
+		want = append(want, name+"@"+version)
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	dev := 0
+	for _, c := range res.Components {
+		if c.Development {
+			dev++
+			continue
+		}
+		if p := lock.Packages[c.Name+"@"+c.Version]; len(p.OS)+len(p.CPU) > 0 && !slices.Contains(want, c.Name+"@"+c.Version) {
+			continue
+		}
+		got = append(got, c.Name+"@"+c.Version)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(slices.Compact(want), got); diff != "" {
+		t.Errorf("runtime packages (-pnpm --prod +ours):\n%s", diff)
+	}
+	if dev < 100 {
+		t.Errorf("%d development-only packages: the test shows little", dev)
 	}
 }
