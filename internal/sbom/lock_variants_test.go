@@ -78,6 +78,9 @@ func TestLockVariants(t *testing.T) {
 		{dir: "python-setup-vars", want: []string{"PySocks@1.5.6", "certifi@2017.4.17", "chardet@3.0.2", "cryptography@1.3.4", "idna@2.0.0", "idna@2.5",
 			"pyOpenSSL@0.14", "pytest-cov@", "pytest-httpbin@0.0.7", "pytest-mock@", "pytest-xdist@", "pytest@2.8.0",
 			"urllib3@1.21.1", "win_inet_pton@"}},
+		// a string split into the list: """...""".split(), as mayan-edms writes it.
+		{dir: "python-setup-split", want: []string{"CairoSVG@2.7.1", "Pillow@11.0.0", "black@23.12.1", "celery@5.3.4", "django@4.2.23",
+			"mypy@1.7.1", "pytest@7.4.3", "requests@2.31.0"}},
 		{dir: "python-setup-cfg", want: []string{"PySocks@1.5.6", "pytest@7.0", "requests@2.13.0", "setuptools@68.0", "urllib3@1.26.0"}},
 		// mix.lock as Mix wrote it before Elixir 1.7: the first entry on
 		// the "%{" line (distillery), read like the others; the umbrella's

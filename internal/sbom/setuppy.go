@@ -220,6 +220,8 @@ func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 		for i < len(toks) && len(out) < maxSetupRequirements {
 			if items, end, ok := listAt(i); ok {
 				out, i = append(out, items...), end
+			} else if items, end, ok := splitAt(toks, i); ok {
+				out, i = append(out, items...), end
 			} else if toks[i].ident {
 				out, i = append(out, vars[toks[i].s]...), i+1
 			} else {
@@ -256,6 +258,10 @@ func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 			}
 		case "{":
 			dicts[toks[i].s] = i + 2
+		default:
+			if items, _, ok := splitAt(toks, i+2); ok {
+				vars[toks[i].s] = items
+			}
 		}
 	}
 	lists, extras = map[string][]string{}, map[string][]string{}
@@ -282,6 +288,38 @@ func setupPyRequirements(b []byte) (lists, extras map[string][]string) {
 		}
 	}
 	return lists, extras
+}
+
+// splitAt reads a string split into a list at toks[i]: """\ndjango==4.2\n...""".split()
+// (at whitespace, as Python splits it; mayan-edms writes its requirements
+// so), .split("\n") or .splitlines() (at line ends), leaving out empty
+// items and comment lines; end is past its ")".
+func splitAt(toks []pyToken, i int) (items []string, end int, ok bool) {
+	// pyTokens skips the "." before the method's name.
+	if i+3 >= len(toks) || !toks[i].str || !toks[i+1].ident || toks[i+2].s != "(" {
+		return nil, i, false
+	}
+	var parts []string
+	switch {
+	case toks[i+1].s == "split" && toks[i+3].s == ")":
+		parts, end = strings.Fields(toks[i].s), i+4
+	case toks[i+1].s == "splitlines" && toks[i+3].s == ")":
+		parts, end = strings.Split(toks[i].s, "\n"), i+4
+	case toks[i+1].s == "split" && toks[i+3].str && i+4 < len(toks) && toks[i+4].s == ")":
+		sep := strings.ReplaceAll(toks[i+3].s, `\n`, "\n") // escapes are kept as written
+		if sep == "" {
+			return nil, i, false
+		}
+		parts, end = strings.Split(strings.ReplaceAll(toks[i].s, `\n`, "\n"), sep), i+5
+	default:
+		return nil, i, false
+	}
+	for _, p := range parts {
+		if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, "#") {
+			items = append(items, p)
+		}
+	}
+	return items, end, true
 }
 
 // pyToken is one token of Python source as setupPyRequirements needs it:
