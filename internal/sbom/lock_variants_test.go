@@ -15,6 +15,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	sentinel "github.com/sentinel-sca/sentinel"
 	"github.com/sentinel-sca/sentinel/internal/purl"
 	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
@@ -819,5 +820,42 @@ func TestPnpmPeerVariantsDevelopment(t *testing.T) {
 	}
 	if dev < 100 {
 		t.Errorf("%d development-only packages: the test shows little", dev)
+	}
+}
+
+// TestWorkspaceMemberPyproject: the pyproject.toml of a uv workspace's
+// member (the full-stack FastAPI template's backend/) is not read for
+// packages: the workspace's uv.lock, above it, pins what it declares;
+// reading it too would add each package again at its lowest bound
+// ("fastapi>=0.114.2" beside the locked version).
+func TestWorkspaceMemberPyproject(t *testing.T) {
+	const src = "testdata/lockfiles/uv-fullstack-fastapi-template"
+	dir := t.TempDir()
+	for from, to := range map[string]string{"uv.lock": "uv.lock", "pyproject.toml": "pyproject.toml", "backend.pyproject.toml": "backend/pyproject.toml"} {
+		b, err := os.ReadFile(filepath.Join(src, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Components) < 50 {
+		t.Fatalf("%d components", len(res.Components))
+	}
+	for _, c := range res.Components {
+		if !slices.Equal(c.Locations, []string{"uv.lock"}) {
+			t.Errorf("%s found in %v, want uv.lock alone", c.Purl, c.Locations)
+		}
+	}
+	if !slices.ContainsFunc(res.Projects, func(p sentinel.Component) bool { return p.Name == "app" && p.Locations[0] == "backend/pyproject.toml" }) {
+		t.Errorf("no project app at backend/pyproject.toml in %v", res.Projects)
 	}
 }

@@ -53,6 +53,9 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 	if in.FS != nil && anyFile(in.FS, path.Dir(in.Path), pythonPins...) {
 		return nil, nil // the lockfile or requirements file is read instead
 	}
+	if in.FS != nil && workspaceLocked(in.FS, path.Dir(in.Path), pythonWorkspaceLocks) {
+		return nil, nil // a workspace member or path dependency: its lockfile is read
+	}
 	var doc pyprojectManifest // project.go's
 	if _, err := toml.Decode(string(b), &doc); err != nil {
 		return nil, fmt.Errorf("not a pyproject.toml: %w", err)
@@ -280,3 +283,11 @@ func pythonVersionLess(a, b string) bool {
 
 // pythonVersionish is a version as written (no operator or wildcard).
 var pythonVersionish = lazyRegexp(`^v?[0-9]+(?:\.[0-9]+)*(?:[-_.]?[A-Za-z0-9]+)*(?:\+[A-Za-z0-9.]+)?$`)
+
+// pythonWorkspaceLocks are the Python lockfiles that lock a project's
+// path dependencies and workspace members with it, naming each by its
+// folder (poetry.lock's `url = "libs/a"`, uv.lock's `editable =
+// "packages/a"`): the packages a member's pyproject.toml declares are
+// pinned there, and reading the pyproject.toml too would add each again
+// at its lowest bound (workspaceLocked).
+var pythonWorkspaceLocks = []string{"poetry.lock", "uv.lock", "pdm.lock"}
