@@ -655,13 +655,7 @@ func TestGoWorkspace(t *testing.T) {
 // root package is the root, not a dependency.
 func TestLockfileAloneMembers(t *testing.T) {
 	npmAlone := t.TempDir()
-	b, err := os.ReadFile("testdata/lock-variants/npm-workspace-installed/package-lock.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(npmAlone, "package-lock.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(npmAlone, "package-lock.json"), mustRead(t, "testdata/lock-variants/npm-workspace-installed/package-lock.json"))
 	for _, c := range []struct {
 		name, dir, main string
 		members, deps   []string
@@ -710,10 +704,7 @@ func TestLockfileAloneMembers(t *testing.T) {
 // pyproject.toml, a group named for development (test, tox, doc).
 func TestPDMDevelopmentGroups(t *testing.T) {
 	const dir = "testdata/lock-variants/pdm-dev-groups"
-	lockBytes, err := os.ReadFile(filepath.Join(dir, "pdm.lock"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	lockBytes := mustRead(t, filepath.Join(dir, "pdm.lock"))
 	var lock struct {
 		Package []struct {
 			Name   string   `toml:"name"`
@@ -724,9 +715,7 @@ func TestPDMDevelopmentGroups(t *testing.T) {
 		t.Fatal(err)
 	}
 	alone := t.TempDir()
-	if err := os.WriteFile(filepath.Join(alone, "pdm.lock"), lockBytes, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(alone, "pdm.lock"), lockBytes)
 	for _, c := range []struct {
 		dir string
 		dev []string
@@ -832,16 +821,7 @@ func TestWorkspaceMemberPyproject(t *testing.T) {
 	const src = "testdata/lockfiles/uv-fullstack-fastapi-template"
 	dir := t.TempDir()
 	for from, to := range map[string]string{"uv.lock": "uv.lock", "pyproject.toml": "pyproject.toml", "backend.pyproject.toml": "backend/pyproject.toml"} {
-		b, err := os.ReadFile(filepath.Join(src, from))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, to)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, to), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		mustWrite(t, filepath.Join(dir, to), mustRead(t, filepath.Join(src, from)))
 	}
 	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
 	if err != nil {

@@ -1,7 +1,6 @@
 package sbom_test
 
 import (
-	"context"
 	"maps"
 	"os"
 	"path/filepath"
@@ -85,15 +84,9 @@ func TestRequirementVersionTail(t *testing.T) {
 	lines := "click==8.0.0\nFlask==2.0.0 #comment\nJinja2==3.0.0#comment\n" +
 		"sampleproject==3.7.1 @ git+https://github.com/pypa/sampleproject@v3.7.1\n" +
 		"foo=='invalid-version'\n"
-	if err := os.WriteFile(filepath.Join(dir, "requirements.txt"), []byte(lines), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := sbom.Extract(context.Background(), dir, sbom.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustWrite(t, filepath.Join(dir, "requirements.txt"), []byte(lines))
 	got := map[string]string{}
-	for _, c := range res.Components {
+	for _, c := range mustExtract(t, dir).Components {
 		got[c.Name] = c.Version
 	}
 	want := map[string]string{"click": "8.0.0", "Flask": "2.0.0", "Jinja2": "3.0.0", "sampleproject": "3.7.1", "foo": ""}
