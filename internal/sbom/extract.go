@@ -656,7 +656,7 @@ func extractFile(ctx context.Context, fsys scalibrfs.FS, absRoot string, j job) 
 		}
 		if ex.Name() == gomod.Name {
 			var w *FileError
-			comps, w = goStdlib(j.path, data, comps, goWorkspace(fsys, j.path))
+			comps, w = goStdlib(j.path, data, goSelected(comps), goWorkspace(fsys, j.path))
 			if w != nil {
 				out.warnings = append(out.warnings, *w)
 			}

@@ -161,3 +161,34 @@ func TestScalibrLogs(t *testing.T) {
 		t.Errorf("without a Logger: std %q, previous logger %q", std.String(), got.String())
 	}
 }
+
+// TestGoModuleRequiredTwice: a go.mod that requires one module at two
+// versions (as older go.mod files written by hand or merged do) builds
+// with the higher, which minimal version selection picks: `go list -m
+// all` lists that one alone. The other modules are as written.
+func TestGoModuleRequiredTwice(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "go.mod"), []byte(`module example.com/twice
+
+go 1.12
+
+require (
+	github.com/pkg/errors v0.8.0
+	golang.org/x/net v0.0.0-20180811021610-c39426892332
+	golang.org/x/net v0.0.0-20191003171128-d98b1b443823 // indirect
+	golang.org/x/text v0.3.0
+)
+`))
+	var got []string
+	for _, c := range mustExtract(t, dir).Components {
+		if c.Name != "stdlib" {
+			got = append(got, c.Purl)
+		}
+	}
+	slices.Sort(got)
+	want := []string{"pkg:golang/github.com/pkg/errors@0.8.0", "pkg:golang/golang.org/x/net@0.0.0-20191003171128-d98b1b443823",
+		"pkg:golang/golang.org/x/text@0.3.0"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/semver"
 
 	sentinel "github.com/sentinel-sca/sentinel"
 )
@@ -155,4 +157,25 @@ func workReplaces(wf *modfile.WorkFile, comps []sentinel.Component) []sentinel.C
 		}
 	}
 	return out
+}
+
+// goSelected keeps, of a module the file gives at several versions (a
+// go.mod that requires it twice, go.sum's older versions of the module
+// graph before Go 1.17), the highest: the one minimal version selection
+// builds with. A version that is not semantic is kept as it is.
+func goSelected(comps []sentinel.Component) []sentinel.Component {
+	best := map[string]string{}
+	for _, c := range comps {
+		v := "v" + c.Version
+		if !semver.IsValid(v) {
+			continue
+		}
+		if b, ok := best[c.Name]; !ok || semver.Compare(v, b) > 0 {
+			best[c.Name] = v
+		}
+	}
+	return slices.DeleteFunc(comps, func(c sentinel.Component) bool {
+		b, ok := best[c.Name]
+		return ok && semver.IsValid("v"+c.Version) && "v"+c.Version != b
+	})
 }
