@@ -66,7 +66,7 @@ func readConanfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 			}
 		}
 	} else {
-		code := stripPythonComments(b)
+		code := stripHashComments(b)
 		for _, m := range conanCall().FindAllSubmatch(code, -1) {
 			reqs = append(reqs, req{string(m[2]), kindDev(string(m[1]))})
 		}
@@ -123,8 +123,9 @@ func conanPackage(p, name, version, userChannel string, dev bool) *extractor.Pac
 		Location: extractor.LocationFromPath(p), Metadata: m}
 }
 
-var pythonComment = lazyRegexp(`(?m)^\s*#.*$|\s#[^"'\n]*$`)
+var hashComment = lazyRegexp(`(?m)^\s*#.*$|\s#[^"'\n]*$`)
 
-// stripPythonComments removes a Python file's comment lines and trailing
-// comments (not a "#" inside a string on its line).
-func stripPythonComments(b []byte) []byte { return pythonComment().ReplaceAll(b, nil) }
+// stripHashComments removes the comment lines and trailing comments of a
+// language whose comments start with "#" (Python, Elixir): not a "#"
+// inside a string on its line, nor Elixir's "#{...}" in a string.
+func stripHashComments(b []byte) []byte { return hashComment().ReplaceAll(b, nil) }

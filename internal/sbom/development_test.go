@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -845,5 +846,33 @@ func TestDevelopmentWorkspaceInstalled(t *testing.T) {
 		if !slices.Equal(c.Locations, []string{"package-lock.json"}) {
 			t.Errorf("%s@%s found in %v, want the lockfile only", c.Name, c.Version, c.Locations)
 		}
+	}
+}
+
+// TestDevelopmentMixComments: a comment in mix.exs names nothing: bamboo's
+// mix.exs with its credo tuple spread over lines around a "# prod" note,
+// and a dependency commented out, gives what the file as written gives.
+func TestDevelopmentMixComments(t *testing.T) {
+	const src = lockfiles + "/mix-bamboo"
+	exs := string(mustRead(t, src+"/mix.exs"))
+	const credo = `{:credo, ">= 0.0.0", only: [:dev, :test]},`
+	if !strings.Contains(exs, credo) {
+		t.Fatal("bamboo's mix.exs has no credo tuple")
+	}
+	exs = strings.Replace(exs, credo, "# {:poison, \"~> 3.0\", only: :prod},\n      {:credo, \">= 0.0.0\", only:\n        [:test,\n         # prod,\n         :dev]},", 1)
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "mix.exs"), []byte(exs))
+	mustWrite(t, filepath.Join(dir, "mix.lock"), mustRead(t, src+"/mix.lock"))
+	summary := func(res *sbom.Result) []string {
+		var out []string
+		for _, c := range res.Components {
+			out = append(out, fmt.Sprintf("%s %v", c.Purl, c.Development))
+		}
+		slices.Sort(out)
+		return out
+	}
+	want, got := summary(mustExtract(t, src)), summary(mustExtract(t, dir))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-as written +with comments):\n%s", diff)
 	}
 }

@@ -476,7 +476,9 @@ type mixDep struct {
 
 // mixDeclared reads the deps of a mix.exs's deps function.
 func mixDeclared(data []byte) []mixDep {
-	b := mixDepsBlock().FindSubmatch(data)
+	// A comment names nothing: a dependency commented out, a "# prod"
+	// note inside an only: list.
+	b := mixDepsBlock().FindSubmatch(stripHashComments(data))
 	if b == nil {
 		return nil
 	}
@@ -495,7 +497,7 @@ func mixDeclared(data []byte) []mixDep {
 }
 
 func mixProject(data []byte) (project, bool) {
-	s := string(data)
+	s := string(stripHashComments(data))
 	app := mixApp().FindStringSubmatch(s)
 	if app == nil {
 		return project{}, false
