@@ -196,6 +196,22 @@ func npmGraph(data []byte, lk *lockIndex) error {
 			}
 		}
 	}
+	// underDev reports whether the package installed at key sits in the
+	// node_modules of a development-only package: installed only with
+	// it, it is development-only too, whatever its own entry says (a
+	// bundled dependency's entry, npm's own under "npm", has no "dev").
+	underDev := func(key string) bool {
+		for {
+			i := strings.LastIndex(key, "/node_modules/")
+			if i < 0 {
+				return false
+			}
+			key = key[:i]
+			if p, ok := nodes[key]; ok && p.dev {
+				return true
+			}
+		}
+	}
 	for key, n := range nodes {
 		workspace := !strings.Contains(key, "node_modules/")
 		if workspace && key != "" && !n.link {
@@ -210,7 +226,7 @@ func npmGraph(data []byte, lk *lockIndex) error {
 				lk.setVCS(from, v)
 			}
 			if !workspace {
-				lk.devFlag(from, n.dev)
+				lk.devFlag(from, n.dev || underDev(key))
 			}
 			for _, l := range npmLicenses(n.license) {
 				lk.license(from, l)

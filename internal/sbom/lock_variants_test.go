@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -837,5 +838,34 @@ func TestWorkspaceMemberPyproject(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Projects, func(p sentinel.Component) bool { return p.Name == "app" && p.Locations[0] == "backend/pyproject.toml" }) {
 		t.Errorf("no project app at backend/pyproject.toml in %v", res.Projects)
+	}
+}
+
+// TestNPMBundledUnderDevelopment: a package installed in the node_modules
+// of a development-only package is development-only: npm 8.3.2, a
+// devDependency, bundles its own dependencies (213 entries of npm 6's
+// lockfile). npm marks them "dev" itself; read without those marks, as
+// other writers leave bundled entries, they are development-only still.
+func TestNPMBundledUnderDevelopment(t *testing.T) {
+	const src = "testdata/lock-variants/npm-v1-bundled-dev"
+	lock := mustRead(t, filepath.Join(src, "package-lock.json"))
+	unmarked := regexp.MustCompile(`("bundled": true),\s*"dev": true`).ReplaceAll(lock, []byte("$1"))
+	if bytes.Contains(unmarked, []byte(`"bundled": true, "dev"`)) || bytes.Count(unmarked, []byte(`"dev": true`)) > 10 {
+		t.Fatalf("the bundled entries keep their dev marks: %d left", bytes.Count(unmarked, []byte(`"dev": true`)))
+	}
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "package.json"), mustRead(t, filepath.Join(src, "package.json")))
+	mustWrite(t, filepath.Join(dir, "package-lock.json"), unmarked)
+	for _, d := range []string{src, dir} {
+		var runtime []string
+		res := mustExtract(t, d)
+		for _, c := range res.Components {
+			if !c.Development {
+				runtime = append(runtime, c.Purl)
+			}
+		}
+		if len(res.Components) < 200 || !slices.Equal(runtime, []string{"pkg:npm/ms@2.1.3"}) {
+			t.Errorf("%s: %d components, runtime %v; want ms alone", d, len(res.Components), runtime)
+		}
 	}
 }
