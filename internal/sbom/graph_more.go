@@ -413,20 +413,21 @@ func gemGraph(data []byte, lk *lockIndex) error {
 	var specs []spec
 	var section, remote, revision string
 	var inDeps bool
-	var dev map[string]bool
+	var gf *gemfileInfo
 	paths := map[string][]int{} // PATH gems by remote
-	devGems := func() map[string]bool {
-		if dev == nil {
-			dev = map[string]bool{}
+	pathGems := map[string]bool{}
+	gemfile := func() *gemfileInfo {
+		if gf == nil {
+			gf = &gemfileInfo{}
 			manifest := "Gemfile"
 			if path.Base(lk.file) == "gems.locked" {
 				manifest = "gems.rb"
 			}
 			if b := lk.sibling(manifest); b != nil {
-				dev = gemfileDevelopment(b)
+				*gf = readGemfile(b)
 			}
 		}
-		return dev
+		return gf
 	}
 	findGem := func(name, version string) (int, bool) {
 		if i, ok := lk.find(name, version); ok {
@@ -468,6 +469,7 @@ func gemGraph(data []byte, lk *lockIndex) error {
 					case "PATH":
 						lk.local[i] = true
 						paths[remote] = append(paths[remote], i)
+						pathGems[m[1]] = true
 					}
 				}
 				inDeps = true
@@ -479,7 +481,13 @@ func gemGraph(data []byte, lk *lockIndex) error {
 			}
 		case "DEPENDENCIES":
 			if m := gemRoot().FindStringSubmatch(line); m != nil {
-				if i, ok := lk.find(m[1], ""); ok && devGems()[m[1]] {
+				// With "gemspec", Bundler adds the gemspec's development
+				// dependencies to the development group: the ones the
+				// lockfile lists here that the Gemfile does not declare
+				// (the gemspec's runtime dependencies are its PATH gem's).
+				g := gemfile()
+				fromGemspec := g.gemspec && !g.declared[m[1]] && !pathGems[m[1]]
+				if i, ok := lk.find(m[1], ""); ok && (g.dev[m[1]] || fromGemspec) {
 					lk.devRoot("", i)
 				} else if ok {
 					lk.root("", i)
@@ -838,6 +846,7 @@ var (
 	gemfileGroup    = lazyRegexp(`^group\s*\(?(.*?)\)?\s*do\b`)
 	gemfileOpens    = lazyRegexp(`(^(if|unless|case|begin|while|until|for)\b)|\bdo\s*(\|[^|]*\|)?\s*$`)
 	gemfileEnd      = lazyRegexp(`^end\b`)
+	gemfileGemspec  = lazyRegexp(`^gemspec\b`)
 	gemfileGroupOpt = lazyRegexp(`(?:\bgroups?:|:groups?\s*=>)\s*(\[[^\]]*\]|:\w+|["'][^"']*["'])`)
 	gemfileName     = lazyRegexp(`:(\w+)|["']([^"']*)["']`)
 )
@@ -847,8 +856,19 @@ var (
 // development and test groups, those a production install
 // (BUNDLE_WITHOUT=development:test) leaves out. A gem declared by code
 // (a loop over a gemspec) is not seen, and so counts as a runtime one.
-func gemfileDevelopment(data []byte) map[string]bool {
+func gemfileDevelopment(data []byte) map[string]bool { return readGemfile(data).dev }
+
+// gemfileInfo is what gemGraph reads of a Gemfile: the gems declared only
+// for development (gemfileDevelopment), every gem it declares, and
+// whether it says "gemspec" (the gems of the gemspec beside it).
+type gemfileInfo struct {
+	dev, declared map[string]bool
+	gemspec       bool
+}
+
+func readGemfile(data []byte) gemfileInfo {
 	type block struct{ groups []string }
+	gemspec := false
 	var stack []block
 	decl := map[string][]bool{} // per declaration: development-only?
 	names := func(s string) []string {
@@ -862,6 +882,10 @@ func gemfileDevelopment(data []byte) map[string]bool {
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || line[0] == '#' {
+			continue
+		}
+		if gemfileGemspec().MatchString(line) {
+			gemspec = true
 			continue
 		}
 		if gemfileEnd().MatchString(line) {
@@ -899,13 +923,14 @@ func gemfileDevelopment(data []byte) map[string]bool {
 			stack = append(stack, block{})
 		}
 	}
-	dev := map[string]bool{}
+	info := gemfileInfo{dev: map[string]bool{}, declared: map[string]bool{}, gemspec: gemspec}
 	for name, ds := range decl {
+		info.declared[name] = true
 		if !slices.Contains(ds, false) {
-			dev[name] = true
+			info.dev[name] = true
 		}
 	}
-	return dev
+	return info
 }
 
 // Gradle

@@ -869,3 +869,70 @@ func TestNPMBundledUnderDevelopment(t *testing.T) {
 		}
 	}
 }
+
+// TestGemspecDevelopmentDependencies: a Gemfile that says "gemspec"
+// brings the gemspec's development dependencies (webpacker's rubocop and
+// rubocop-performance) into the development group, as Bundler does:
+// they, and what only they and the Gemfile's test group need, are
+// development-only. Worked out here from the three files: the gemspec's
+// add_development_dependency names and the Gemfile's test group are the
+// development roots, the other DEPENDENCIES the runtime ones, followed
+// through the lockfile's specs.
+func TestGemspecDevelopmentDependencies(t *testing.T) {
+	const dir = "testdata/lock-variants/gem-gemspec-dev"
+	devRoots := map[string]bool{"minitest": true, "byebug": true} // the Gemfile's group :test
+	for _, m := range regexp.MustCompile(`add_development_dependency\s+"([^"]+)"`).FindAllStringSubmatch(string(mustRead(t, dir+"/webpacker.gemspec")), -1) {
+		devRoots[m[1]] = true
+	}
+	deps := map[string][]string{}
+	var roots []string
+	section, cur := "", ""
+	for _, line := range strings.Split(string(mustRead(t, dir+"/Gemfile.lock")), "\n") {
+		switch {
+		case line != "" && line[0] != ' ':
+			section = line
+		case section == "DEPENDENCIES" && strings.HasPrefix(line, "  "):
+			name, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+			roots = append(roots, strings.TrimSuffix(name, "!"))
+		case strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "      "):
+			cur, _, _ = strings.Cut(strings.TrimSpace(line), " ")
+			deps[cur] = nil
+		case strings.HasPrefix(line, "      "):
+			d, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+			deps[cur] = append(deps[cur], d)
+		}
+	}
+	reach := func(dev bool) map[string]bool {
+		seen := map[string]bool{}
+		var stack []string
+		for _, r := range roots {
+			if devRoots[r] == dev {
+				stack = append(stack, r)
+			}
+		}
+		for len(stack) > 0 {
+			n := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if !seen[n] {
+				seen[n] = true
+				stack = append(stack, deps[n]...)
+			}
+		}
+		return seen
+	}
+	prod, dev := reach(false), reach(true)
+	res := mustExtract(t, dir)
+	devs := 0
+	for _, c := range res.Components {
+		want := dev[c.Name] && !prod[c.Name]
+		if c.Development != want {
+			t.Errorf("%s: development %v, want %v", c.Name, c.Development, want)
+		}
+		if want {
+			devs++
+		}
+	}
+	if devs < 8 || !dev["rubocop"] {
+		t.Errorf("%d development-only gems: the test shows little", devs)
+	}
+}
