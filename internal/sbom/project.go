@@ -309,6 +309,13 @@ type pyprojectManifest struct {
 				Dependencies map[string]any `toml:"dependencies"`
 			} `toml:"group"`
 		} `toml:"poetry"`
+		// UV is uv's table: its dev-dependencies (before PEP 735
+		// groups, which uv still reads), and where packages come from
+		// ({workspace = true} for a member, {path = "..."} for a folder).
+		UV struct {
+			DevDependencies []string                  `toml:"dev-dependencies"`
+			Sources         map[string]map[string]any `toml:"sources"`
+		} `toml:"uv"`
 	} `toml:"tool"`
 }
 

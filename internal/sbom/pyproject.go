@@ -77,6 +77,7 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 		}
 		pep508(reqs, true)
 	}
+	pep508(doc.Tool.UV.DevDependencies, true)
 	declared := maps.Clone(d.names) // PEP 621's and 735's
 	poetry := func(deps map[string]any, dev bool) {
 		for _, name := range slices.Sorted(maps.Keys(deps)) {
@@ -103,13 +104,13 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 				} else {
 					continue // a path or url dependency: no registry version
 				}
-			case []any:
+			case []any, []map[string]any:
 				// Several constraints, each for its markers ("<20.16.6"
-				// on one Python, "^20.4.3" on the others): Poetry
-				// installs one of them, at least the lowest bound.
+				// on one Python, "^20.4.3" on the others), inline or as
+				// an array of tables ([[tool.poetry.dependencies.numpy]]):
+				// Poetry installs one of them, at least the lowest bound.
 				version, bound := "", ""
-				for _, alt := range v {
-					m, _ := alt.(map[string]any)
+				for _, m := range tomlTables(v) {
 					s, _ := m["version"].(string)
 					if av, ab := poetryVersion(s); av != "" && (version == "" || pythonVersionLess(av, version)) {
 						version, bound = av, ab
@@ -131,6 +132,16 @@ func readPyproject(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, er
 			poetry(p.Group[g].Dependencies, true)
 		}
 	}
+	// A workspace member or a folder uv installs from the project's own
+	// tree is the project's, not PyPI's package of that name.
+	d.pkgs = slices.DeleteFunc(d.pkgs, func(p *extractor.Package) bool {
+		for name, src := range doc.Tool.UV.Sources {
+			if pep503(name) == pep503(p.Name) && (src["workspace"] == true || src["path"] != nil) {
+				return true
+			}
+		}
+		return false
+	})
 	return d.pkgs, nil
 }
 
@@ -265,6 +276,24 @@ func poetryVersion(spec string) (version, bound string) {
 		}
 	}
 	return "", ""
+}
+
+// tomlTables is the tables of a TOML array: an inline array of tables
+// decodes as []any, an array of tables ([[a.b]]) as []map[string]any.
+func tomlTables(v any) []map[string]any {
+	switch v := v.(type) {
+	case []map[string]any:
+		return v
+	case []any:
+		var out []map[string]any
+		for _, e := range v {
+			if m, ok := e.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // pythonVersionLess reports whether the PEP 440 version a is lower than b
