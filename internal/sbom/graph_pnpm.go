@@ -58,7 +58,7 @@ func pnpmDepTarget(name, ref string) (string, string) {
 	if i := strings.IndexByte(ref, '_'); i > 0 && ref[0] >= '0' && ref[0] <= '9' { // v5 peer suffix of a version
 		ref = ref[:i]
 	}
-	if strings.Contains(ref, "@") {
+	if strings.Contains(ref, "@") || strings.HasPrefix(ref, "/") { // v5's alias: "/lodash/1.3.1"
 		n, v := pnpmKey(strings.TrimPrefix(ref, "npm:"))
 		if n == "" {
 			n = name

@@ -33,6 +33,14 @@ func TestLockVariants(t *testing.T) {
 		edges []string
 		warn  bool
 	}{
+		// pnpm 7's lockfile version 5.4, whose aliases a package's
+		// dependencies name as "/string-width/4.2.3": edges to the package.
+		{dir: "pnpm-v5-aliases", want: []string{"@isaacs/cliui@8.0.2", "ansi-regex@5.0.1", "ansi-regex@6.6.0", "ansi-styles@4.3.0",
+			"ansi-styles@6.2.3", "color-convert@2.0.1", "color-name@1.1.4", "eastasianwidth@0.2.0", "emoji-regex@8.0.0", "emoji-regex@9.2.2",
+			"is-fullwidth-code-point@3.0.0", "lodash@1.3.1", "lodash@2.4.2", "ms@0.7.1", "string-width@4.2.3", "string-width@5.1.2",
+			"strip-ansi@6.0.1", "strip-ansi@7.2.0", "wrap-ansi@7.0.0", "wrap-ansi@8.1.0"},
+			edges: []string{"@isaacs/cliui@8.0.2 -> wrap-ansi@7.0.0", "@isaacs/cliui@8.0.2 -> string-width@4.2.3", "@isaacs/cliui@8.0.2 -> strip-ansi@6.0.1",
+				"wrap-ansi@7.0.0 -> string-width@4.2.3"}},
 		// pnpm 11's lockfile whose first document is pnpm's own
 		// (packageManagerDependencies: pnpm and each platform's build):
 		// not the project's packages.
