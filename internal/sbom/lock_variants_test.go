@@ -33,6 +33,10 @@ func TestLockVariants(t *testing.T) {
 		edges []string
 		warn  bool
 	}{
+		// Yarn 1 with a resolution to an alias: the entry's first
+		// descriptor is the replaced range ("ms@2.1.2"), the package is
+		// the alias's (what node_modules/ms holds).
+		{dir: "yarn-v1-resolution-alias", want: []string{"debug@4.3.1", "dry-uninstall@0.3.0"}, edges: []string{"debug@4.3.1 -> dry-uninstall@0.3.0"}},
 		// pnpm 7's lockfile version 5.4, whose aliases a package's
 		// dependencies name as "/string-width/4.2.3": edges to the package.
 		{dir: "pnpm-v5-aliases", want: []string{"@isaacs/cliui@8.0.2", "ansi-regex@5.0.1", "ansi-regex@6.6.0", "ansi-styles@4.3.0",

@@ -576,6 +576,18 @@ func (e *yarnEntry) packageName(berry bool) string {
 		return ""
 	}
 	desc := strings.Trim(e.descriptors[0], `"`)
+	if !berry {
+		// A resolution to an alias ("resolutions": {"ms":
+		// "npm:dry-uninstall@0.3.0"}) joins the descriptors it replaces
+		// in one entry, `ms@2.1.2, "ms@npm:dry-uninstall@0.3.0"`: the
+		// entry is the alias's package, whichever descriptor comes first.
+		for _, d := range e.descriptors {
+			d = strings.Trim(d, `"`)
+			if real := yarnPackageName(d, false); real != yarnName(d) {
+				return real
+			}
+		}
+	}
 	// A dependency on a registry's tarball address is the package the
 	// address serves ("ms-tarball@https://registry.npmjs.org/ms/-/ms-2.1.3.tgz"
 	// installs ms).
