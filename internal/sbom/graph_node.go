@@ -451,6 +451,7 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		}
 	}
 	var catalogs map[string]map[string]string
+	var byName map[string][]int // berry's entries by package, made when first needed
 	target := func(name, rng string) (int, bool) {
 		if c, ok := strings.CutPrefix(rng, "catalog:"); ok && berry {
 			// Yarn 4.10's catalogs: the range is in .yarnrc.yml
@@ -466,6 +467,22 @@ func yarnGraph(data []byte, lk *lockIndex) error {
 		for _, d := range []string{name + "@" + rng, name + "@npm:" + rng} {
 			if i, ok := byDesc[d]; ok {
 				return i, true
+			}
+		}
+		if berry {
+			// A resolution ("resolutions": {"ms": "1.0.0"}) leaves the
+			// range a package's manifest asks for ("ms: 2.1.2") without
+			// an entry of its own: the package's one entry is it.
+			if byName == nil {
+				byName = map[string][]int{}
+				for i := range entries {
+					if e := &entries[i]; !berryLocal(e.resolution) {
+						byName[e.packageName(true)] = append(byName[e.packageName(true)], i)
+					}
+				}
+			}
+			if is := byName[name]; len(is) == 1 {
+				return is[0], true
 			}
 		}
 		return 0, false

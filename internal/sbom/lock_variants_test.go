@@ -33,6 +33,10 @@ func TestLockVariants(t *testing.T) {
 		edges []string
 		warn  bool
 	}{
+		// Yarn 4 with a resolution ("ms": "1.0.0"): debug still asks for
+		// ms 2.1.2, which has no entry; its edge is to the one ms there is,
+		// development-only as debug is (TestDevelopmentResolution).
+		{dir: "yarn-berry-resolution", want: []string{"debug@4.3.1", "left-pad@1.3.0", "ms@1.0.0"}, edges: []string{"debug@4.3.1 -> ms@1.0.0"}},
 		// Yarn 1 with a resolution to an alias: the entry's first
 		// descriptor is the replaced range ("ms@2.1.2"), the package is
 		// the alias's (what node_modules/ms holds).
@@ -946,5 +950,19 @@ func TestGemspecDevelopmentDependencies(t *testing.T) {
 	}
 	if devs < 8 || !dev["rubocop"] {
 		t.Errorf("%d development-only gems: the test shows little", devs)
+	}
+}
+
+// TestDevelopmentResolution: what a resolution puts below a development
+// tool (Yarn 4, "resolutions": {"ms": "1.0.0"} under debug, a
+// devDependency) is development-only, the rest runtime.
+func TestDevelopmentResolution(t *testing.T) {
+	got := map[string]bool{}
+	for _, c := range mustExtract(t, "testdata/lock-variants/yarn-berry-resolution").Components {
+		got[c.Name+"@"+c.Version] = c.Development
+	}
+	want := map[string]bool{"debug@4.3.1": true, "ms@1.0.0": true, "left-pad@1.3.0": false}
+	if !maps.Equal(got, want) {
+		t.Errorf("development %v, want %v", got, want)
 	}
 }
