@@ -47,6 +47,8 @@ func (e conanLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inven
 		GraphLock struct {
 			Nodes map[string]struct {
 				Ref, Pref, Path, Context string
+				Requires                 []string `json:"requires"`
+				BuildRequires            []string `json:"build_requires"`
 			} `json:"nodes"`
 		} `json:"graph_lock"`
 		Requires       []string `json:"requires"`
@@ -76,7 +78,28 @@ func (e conanLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inven
 			refs[nv] = refInfo{user: user, channel: channel, build: build}
 		}
 	}
-	for _, n := range lock.GraphLock.Nodes {
+	// A version 1 lockfile's graph: what the consumer (the node with a
+	// path) reaches through requires alone is in the program; a node only
+	// a build_requires edge leads to is a tool of the build, also where
+	// Conan 1 without a build profile says its context is "host".
+	hostReach := map[string]bool{}
+	var stack []string
+	for id, n := range lock.GraphLock.Nodes {
+		if n.Path != "" {
+			stack = append(stack, id)
+		}
+	}
+	rooted := len(stack) > 0
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if hostReach[id] {
+			continue
+		}
+		hostReach[id] = true
+		stack = append(stack, lock.GraphLock.Nodes[id].Requires...)
+	}
+	for id, n := range lock.GraphLock.Nodes {
 		if n.Path != "" {
 			continue // the consumer's conanfile
 		}
@@ -84,7 +107,7 @@ func (e conanLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inven
 		if ref == "" {
 			ref = n.Pref
 		}
-		add(ref, n.Context == "build")
+		add(ref, n.Context == "build" || rooted && !hostReach[id])
 	}
 	for _, rs := range [][]string{lock.Requires, lock.BuildRequires, lock.PythonRequires} {
 		for _, r := range rs {

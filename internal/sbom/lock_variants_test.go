@@ -617,10 +617,16 @@ func TestPackagesConfigDevelopment(t *testing.T) {
 }
 
 // TestConanLock: a conan.lock's build tools (Conan 2's build_requires,
-// Conan 1's build context) are for development; a reference's user and
+// Conan 1's build context, or what only a build_requires edge of its
+// graph leads to) are for development; a reference's user and
 // channel stay in the purl, which then names no ConanCenter package.
 func TestConanLock(t *testing.T) {
 	checkDevelopment(t, developmentOf(t, "conan-v1-build"), map[string]bool{"openssl@1.1.1k": false, "cmake@3.20.0": true})
+	// Conan 1 without a build profile: the consumer's build_requires
+	// (gtest) in the host context, a build tool all the same.
+	checkDevelopment(t, developmentOf(t, "conan-v1-build-requires"), map[string]bool{
+		"grpc@1.50.1": false, "zlib@1.3.1": false, "openssl@3.3.2": false, "rapidjson@1.1.0": false, "gtest@1.13.0": true,
+	})
 	checkDevelopment(t, developmentOf(t, "conan-v2-build"), map[string]bool{
 		"zlib@1.3.1": false, "boost@1.79.0": false, "cmake@3.28.1": true, "ninja@1.11.1": true, "m4@1.4.19": true,
 	})
