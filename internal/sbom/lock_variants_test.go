@@ -972,3 +972,17 @@ func TestDevelopmentResolution(t *testing.T) {
 		t.Errorf("development %v, want %v", got, want)
 	}
 }
+
+// TestSwiftResolvedV1Branch: a version 1 Package.resolved's branch pin has
+// no version; it keeps its repository and the commit it resolved to, as
+// versions 2 and 3 do.
+func TestSwiftResolvedV1Branch(t *testing.T) {
+	var purls []string
+	for _, c := range mustExtract(t, "testdata/lock-variants/swift-resolved-v1-branch").Components {
+		purls = append(purls, c.Purl)
+	}
+	const want = "pkg:swift/github.com/apple/swift-cmark?vcs_url=git%2Bhttps:%2F%2Fgithub.com%2Fapple%2Fswift-cmark.git%4086aeb491675de6f077a3a6df6cbcac1a25dcbee1"
+	if !slices.Contains(purls, want) || !slices.Contains(purls, "pkg:swift/github.com/apple/swift-argument-parser@1.0.3") {
+		t.Errorf("components %v, want %s among them", purls, want)
+	}
+}

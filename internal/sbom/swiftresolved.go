@@ -34,7 +34,8 @@ func (e swiftResolved) Extract(ctx context.Context, in *filesystem.ScanInput) (i
 				Package       string `json:"package"`
 				RepositoryURL string `json:"repositoryURL"`
 				State         struct {
-					Version string `json:"version"`
+					Revision string `json:"revision"`
+					Version  string `json:"version"`
 				} `json:"state"`
 			} `json:"pins"`
 		} `json:"object"`
@@ -43,6 +44,9 @@ func (e swiftResolved) Extract(ctx context.Context, in *filesystem.ScanInput) (i
 		return inv, nil
 	}
 	for _, p := range v1.Object.Pins {
+		if strings.HasPrefix(p.RepositoryURL, "/") || strings.HasPrefix(p.RepositoryURL, "file:") || strings.HasPrefix(p.RepositoryURL, "~") {
+			continue // a repository on the developer's machine (swiftPins)
+		}
 		name := swiftLocation(p.RepositoryURL)
 		if name == "" {
 			name = p.Package
@@ -50,8 +54,12 @@ func (e swiftResolved) Extract(ctx context.Context, in *filesystem.ScanInput) (i
 		if name == "" {
 			continue
 		}
-		inv.Packages = append(inv.Packages, &extractor.Package{Name: name, Version: p.State.Version,
-			PURLType: "swift", Location: extractor.LocationFromPath(in.Path)})
+		pkg := &extractor.Package{Name: name, Version: p.State.Version, PURLType: "swift", Location: extractor.LocationFromPath(in.Path)}
+		if p.State.Version == "" && p.State.Revision != "" && p.RepositoryURL != "" {
+			// A branch pin: its repository and the commit it resolved.
+			pkg.SourceCode = &extractor.SourceCodeIdentifier{Repo: p.RepositoryURL, Commit: p.State.Revision}
+		}
+		inv.Packages = append(inv.Packages, pkg)
 	}
 	return inv, nil
 }
