@@ -294,9 +294,11 @@ func (d *Document) result() *Result {
 		// A project that is also listed as a component is the project.
 		res.Components = slices.DeleteFunc(res.Components, func(c sentinel.Component) bool { return c.Purl == p.Purl })
 		res.Projects = []sentinel.Component{p}
-	} else if m.ComponentPurl == "" && m.ComponentName != "" {
-		// A subject without a purl (a product, a service) is still the
-		// project: its name, version and direct dependencies.
+	} else if m.ComponentName != "" {
+		// A subject without a purl (a product, a service), or with one
+		// that names no package ("pkg:swift/app@latest", without the
+		// namespace the type needs), is still the project: its name,
+		// version and direct dependencies.
 		res.Projects = []sentinel.Component{unnamedProject(m.ComponentName, m.ComponentVersion, m.ComponentLicenses, edges(m.ComponentRef))}
 	}
 	res.Projects = append(res.Projects, projects...)

@@ -429,3 +429,25 @@ func TestReadGitHubDependencyGraph(t *testing.T) {
 		t.Errorf("only %d packages checked", n)
 	}
 }
+
+// TestReadSubjectPurlNamesNoPackage: a subject whose purl names no package
+// (cdxgen writes "pkg:swift/<app>@latest" for a Swift project, without the
+// namespace the swift type needs) is still the project, by its name and
+// version, as a subject without a purl is.
+func TestReadSubjectPurlNamesNoPackage(t *testing.T) {
+	doc := `{"bomFormat": "CycloneDX", "specVersion": "1.6", "version": 1,
+	  "metadata": {"component": {"type": "application", "name": "swift-dependabot-example", "version": "latest",
+	    "purl": "pkg:swift/swift-dependabot-example@latest", "bom-ref": "pkg:swift/swift-dependabot-example@latest"}},
+	  "components": [{"type": "library", "name": "swift-argument-parser", "group": "github.com/apple", "version": "1.0.3",
+	    "purl": "pkg:swift/github.com/apple/swift-argument-parser@1.0.3", "bom-ref": "pkg:swift/github.com/apple/swift-argument-parser@1.0.3"}],
+	  "dependencies": [{"ref": "pkg:swift/swift-dependabot-example@latest", "dependsOn": ["pkg:swift/github.com/apple/swift-argument-parser@1.0.3"]}]}`
+	res, err := sbom.ReadSBOM([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.MainProject()
+	if m == nil || m.Name != "swift-dependabot-example" || m.Version != "latest" ||
+		!slices.Equal(m.DependsOn, []string{"pkg:swift/github.com/apple/swift-argument-parser@1.0.3"}) {
+		t.Errorf("main project %+v, want swift-dependabot-example latest depending on swift-argument-parser", m)
+	}
+}
