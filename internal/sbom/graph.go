@@ -680,7 +680,7 @@ func cargoGitParts(src string) (repo, commit string) {
 // pep503 normalises a Python distribution name.
 func pep503(s string) string { return purl.NormalizeName("PyPI", s) }
 
-// member records the npm package name@version as the workspace member in
+// npmMember records the npm package name@version as the workspace member in
 // dir, relative to the lockfile ("" is the root: the lockfile's self).
 func (lk *lockIndex) npmMember(dir, name, version string) {
 	if !npmName(name) {
