@@ -212,9 +212,7 @@ func requirementVersion(v string) string {
 	if i := strings.IndexAny(v, "# \t"); i >= 0 {
 		v = v[:i]
 	}
-	if strings.ContainsFunc(v, func(r rune) bool {
-		return (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') && !strings.ContainsRune(".-_+!*", r)
-	}) {
+	if !versionChars(strings.ReplaceAll(v, "*", "")) { // "2.*", a prefix, is kept as scalibr gives it
 		return ""
 	}
 	return v
