@@ -60,6 +60,12 @@ type observation struct {
 	// categories and cpe from the fingerprint rules, when they matched.
 	categories []string
 	cpe        string
+	// candidates are the versions a hash names when it names several
+	// and nothing in the file tells which (a style sheet that did not
+	// change between releases): the evidence joins a detection of one of
+	// them, as a renamed select2.min.css joins the select2.min.js beside
+	// it.
+	candidates []string
 }
 
 // --- response headers and cookies ---
@@ -440,7 +446,7 @@ var ngVersion = regexp.MustCompile(`<[a-zA-Z][\w-]{0,64}\s[^<>]{0,512}?\bng-vers
 // versioned file names: "jquery-3.6.1.min.js", "knockout-3.5.1.debug.js",
 // "bootstrap.bundle-5.3.0.js" is not a convention anyone uses, so the
 // version must follow the name.
-var fileVersion = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|dompurify|chart|axios|swiper|popper|datatables|marked|highlight)[.-]v?(\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)(?:[.-](?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global))*\.(?:js|css)$`)
+var fileVersion = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|dompurify|chart|axios|swiper|popper|datatables|marked|highlight|three|leaflet|highcharts|sweetalert2|tinymce|plyr|hammer|markdown-it|prism)[.-]v?(\d{1,3}\.\d{1,3}(?:\.\d{1,4})?)(?:[.-](?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global|all))*\.(?:js|css)$`)
 
 // fileNames maps the names in file names and CDN paths to npm packages.
 var fileNames = map[string]string{
@@ -458,6 +464,13 @@ var fileNames = map[string]string{
 	"modernizr": "modernizr", "prototype": "prototype", "jquery-mobile": "jquery-mobile",
 	"jquery.mobile": "jquery-mobile", "three.js": "three", "socket.io": "socket.io-client",
 	"ckeditor4": "ckeditor4", "ckeditor5": "ckeditor5", "mootools": "mootools", "mootools-core": "mootools",
+	"three": "three", "leaflet": "leaflet", "highcharts": "highcharts", "sweetalert2": "sweetalert2",
+	"plyr": "plyr", "hammer": "hammerjs", "hammer.js": "hammerjs", "hammerjs": "hammerjs", "slick": "slick-carousel",
+	"slick-carousel": "slick-carousel", "owl.carousel": "owl.carousel", "owlcarousel": "owl.carousel",
+	"markdown-it": "markdown-it", "prism": "prismjs", "prismjs": "prismjs", "video.js": "video.js",
+	"js-cookie": "js-cookie", "js.cookie": "js-cookie", "magnific-popup": "magnific-popup",
+	"jquery.magnific-popup": "magnific-popup", "fancybox": "@fancyapps/fancybox", "jquery.fancybox": "@fancyapps/fancybox",
+	"moment-timezone": "moment-timezone",
 }
 
 // CDN layouts that name a library and version in the path.
@@ -655,7 +668,7 @@ func hasNPM(os []observation) bool {
 
 // plainFile matches the distributable names of the libraries without a
 // version: jquery.min.js, jquery-ui.css, bootstrap.bundle.min.js.
-var plainFile = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|chart|axios|swiper|popper|marked)(?:\.(?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global|core))*\.(?:js|css)$`)
+var plainFile = regexp.MustCompile(`(?i)^(jquery-ui|jquery-migrate|jquery|bootstrap|angular|vue|react-dom|react|lodash|underscore|backbone|moment|handlebars|mustache|knockout|d3|select2|purify|chart|axios|swiper|popper|marked|highlight|three|leaflet|highcharts|sweetalert2|tinymce|plyr|hammer|slick|owl\.carousel|markdown-it|prism|js\.cookie|jquery\.magnific-popup|jquery\.fancybox)(?:\.(?:min|slim|bundle|full|esm|umd|prod|production|development|debug|runtime|global|core|all|pack))*\.(?:js|css)$`)
 
 // versionedDir finds the version of a library's own file (plainFile) in
 // the directories above it, where a site keeps its copy as a CDN or the
@@ -748,6 +761,7 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 			upstream[e.Library] = true
 		}
 	}
+	exact := map[productKey]string{} // the library's version when the hash names one
 	libs := make([]string, 0, len(byLib))
 	for l := range byLib {
 		libs = append(libs, l)
@@ -776,9 +790,23 @@ func (c *crawl) contentObservations(r *response, kind string) []observation {
 			}
 			if o.version == "" {
 				o.confidence = sentinel.ConfidenceProduct
+				o.candidates = vs
 			}
 		}
 		out = append(out, o)
+		if o.version != "" && len(vs) == 1 {
+			exact[o.key] = o.version
+		}
+	}
+	// An exact hash outranks what the file's text claims: npm's
+	// datatables.net 1.13.8 ships files still stamped 1.13.7. One file is
+	// one copy, so one version, and the banner stays as evidence.
+	for i := range out {
+		o := &out[i]
+		if hv := exact[o.key]; hv != "" && o.kind == sentinel.EvidenceFingerprint && o.version != "" && o.version != hv {
+			o.detail += " (the file is " + hv + "'s, by its hash)"
+			o.version = hv
+		}
 	}
 	_ = kind
 	return out

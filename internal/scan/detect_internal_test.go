@@ -1,9 +1,13 @@
 package scan
 
 import (
+	"crypto/sha1"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/sentinel-sca/sentinel/internal/scan/catalog"
 )
 
 func TestPathObservations(t *testing.T) {
@@ -31,6 +35,16 @@ func TestPathObservations(t *testing.T) {
 		{"https://example.com/vendor/jquery/3.4.1/plugins/select2.min.js", []string{"npm:select2@"}},
 		{"https://example.com/lib/vue/2.6.14/dist/vue.min.js", []string{"npm:vue@2.6.14"}},
 		{"https://example.com/js/app.3f9a2c.js", nil},
+		// Libraries the catalog may not hold: their versioned file names,
+		// their own file names and their cdnjs paths.
+		{"https://example.com/assets/vendor/three/three-0.150.0.min.js", []string{"npm:three@0.150.0"}},
+		{"https://example.com/js/sweetalert2-11.12.0.all.min.js", []string{"npm:sweetalert2@11.12.0"}},
+		{"https://example.com/vendor/highlight.js/highlight.min.js", []string{"npm:highlight.js@"}},
+		{"https://example.com/vendor/fancybox/jquery.fancybox.min.js", []string{"npm:@fancyapps/fancybox@"}},
+		{"https://example.com/vendor/owl.carousel.min.js", []string{"npm:owl.carousel@"}},
+		{"https://cdnjs.cloudflare.com/ajax/libs/leaflet/1.9.4/leaflet.js", []string{"npm:leaflet@1.9.4"}},
+		{"https://cdnjs.cloudflare.com/ajax/libs/video.js/8.10.0/video.min.js", []string{"npm:video.js@8.10.0"}},
+		{"https://example.com/js/video-8.10.0.min.js", nil}, // "video" is anyone's name
 		// CKEditor's and Font Awesome's own CDNs; Font Awesome 5 and later
 		// is npm's @fortawesome/fontawesome-free, 4 npm's font-awesome.
 		{"https://cdn.ckeditor.com/4.16.0/standard/ckeditor.js", []string{"npm:ckeditor4@4.16.0"}},
@@ -204,5 +218,46 @@ func TestThemeHeaderObservations(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s %q: %q, want %q", tt.path, tt.body, got, tt.want)
 		}
+	}
+}
+
+// TestReconcileOwners: a style sheet whose hash names two versions joins
+// the detection of one of them; a second copy of a library, named as its
+// own file, keeps its unknown version rather than take another copy's.
+func TestReconcileOwners(t *testing.T) {
+	obs := []observation{
+		{key: "npm:select2", version: "4.0.3", kind: "fingerprint", url: "/js/lib40.js", detail: "banner", confidence: 80},
+		{key: "npm:select2", version: "4.1.0-rc.0", kind: "fingerprint", url: "/js/lib42.js", detail: "banner", confidence: 80},
+		{key: "npm:select2", kind: "hash", url: "/css/lib41.css", detail: "sha1 = select2 4.0.3 or 4.0.5", confidence: 40, candidates: []string{"4.0.3", "4.0.5"}},
+		{key: "npm:highlight.js", version: "11.9.0", kind: "fingerprint", url: "/vendor/highlight.js/highlight.min.js", detail: "banner", confidence: 80},
+		{key: "npm:highlight.js", kind: "path", url: "/legacy/vendor/highlight.js/highlight.min.js", detail: "file name", confidence: 40, fromURL: true, ownFile: true},
+		{key: "npm:highlight.js", kind: "fingerprint", url: "/legacy/vendor/highlight.js/highlight.min.js", detail: "script URL rule", confidence: 40, fromURL: true},
+	}
+	got := map[string]int{}
+	for _, d := range reconcile(obs) {
+		got[d.Name+"@"+d.Version] = len(d.Evidence)
+	}
+	want := map[string]int{"Select2@4.0.3": 2, "Select2@4.1.0-rc.0": 1, "Highlight.js@11.9.0": 1, "Highlight.js@": 2}
+	if !maps(got, want) {
+		t.Errorf("reconcile = %v, want %v", got, want)
+	}
+}
+
+// TestExactHashOutranksBanner: npm's datatables.net 1.13.8 ships a file
+// still stamped 1.13.7; its hash says which release it is, and the file is
+// one detection, not two.
+func TestExactHashOutranksBanner(t *testing.T) {
+	body := []byte("/*! DataTables 1.13.7\n * ©2008-2023 SpryMedia Ltd - datatables.net/license\n */\n!function(n){\"use strict\"}(jQuery);")
+	s := &Scanner{cat: catalog.New([]catalog.Entry{{SHA1: sha1.Sum(body), Library: "datatables.net", Version: "1.13.8",
+		File: "js/jquery.dataTables.min.js", Source: "npm:datatables.net@1.13.8"}})}
+	c := &crawl{s: s}
+	u, _ := url.Parse("https://example.com/js/lib45.js")
+	obs := c.contentObservations(&response{url: u, status: 200, body: body}, "script")
+	ds := reconcile(obs)
+	if len(ds) != 1 || ds[0].Version != "1.13.8" || len(ds[0].Evidence) != 2 {
+		t.Fatalf("reconcile = %+v, want one DataTables 1.13.8 with the hash and the banner", ds)
+	}
+	if e := ds[0].Evidence[1]; !strings.Contains(e.Detail, "DataTables 1.13.7") || !strings.Contains(e.Detail, "by its hash") {
+		t.Errorf("banner evidence = %q, want the banner's text and why its version is not taken", e.Detail)
 	}
 }

@@ -101,7 +101,11 @@
 // query), a major release alone ("Drupal 10"). A weak
 // version counts only when strong evidence names the same version. A hash
 // that names several versions of one library (a file unchanged between
-// releases) gives the version a banner in the same file names, or none.
+// releases) gives the version a banner in the same file names, or none,
+// and then joins a detection of one of them; a hash that names one
+// version outranks the file's banner where they disagree (npm's
+// datatables.net 1.13.8 ships files still stamped 1.13.7): one file is
+// one copy.
 //
 // Observations are reconciled into one detection per product and version
 // (see reconcile): each version named by strong evidence is its own

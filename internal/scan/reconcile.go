@@ -1,8 +1,10 @@
 package scan
 
 import (
+	"cmp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	sentinel "github.com/sentinel-sca/sentinel"
@@ -30,7 +32,9 @@ func (c *crawl) detections() []sentinel.Detection {
 //     version; otherwise it is kept as versionless evidence, its version
 //     only in the detail.
 //  4. Versionless evidence joins a versioned detection of the product that
-//     has evidence from the same URL; failing that, the product's only
+//     has evidence from the same URL; failing that, for a hash that names
+//     several versions, the lowest detection of one of them; failing
+//     that, the product's only
 //     versioned detection when it has exactly one, unless the evidence is
 //     a script named as the library's own file (lodash.js): that is
 //     another copy, whose version is unknown, and must not hide behind
@@ -108,7 +112,7 @@ func reconcile(obs []observation) []sentinel.Detection {
 		for v := range strong {
 			versions = append(versions, v)
 		}
-		sort.Strings(versions)
+		slices.SortFunc(versions, compareVersions)
 		var orphans []observation
 		for _, o := range loose {
 			owner := ""
@@ -116,6 +120,11 @@ func reconcile(obs []observation) []sentinel.Detection {
 				if hasURL(strong[v], o.url) {
 					owner = v
 					break
+				}
+			}
+			if owner == "" {
+				if i := slices.IndexFunc(versions, func(v string) bool { return slices.Contains(o.candidates, v) }); i >= 0 {
+					owner = versions[i]
 				}
 			}
 			// Evidence that only a page's reference or a script URL rule
@@ -142,9 +151,61 @@ func reconcile(obs []observation) []sentinel.Detection {
 		if a, b := strings.ToLower(out[i].Name), strings.ToLower(out[j].Name); a != b {
 			return a < b
 		}
-		return out[i].Version < out[j].Version
+		return compareVersions(out[i].Version, out[j].Version) < 0
 	})
 	return out
+}
+
+// compareVersions orders versions as releases follow one another: their
+// dot-separated numbers as numbers (9.18.5 before 10.7.3), then what
+// follows them, a pre-release before the release ("4.1.0-rc.0" before
+// "4.1.0").
+func compareVersions(a, b string) int {
+	for {
+		na, ra := leadingNumber(a)
+		nb, rb := leadingNumber(b)
+		if na < 0 || nb < 0 {
+			return strings.Compare(a, b)
+		}
+		if c := cmp.Compare(na, nb); c != 0 {
+			return c
+		}
+		a, b = ra, rb
+		da, db := strings.HasPrefix(a, "."), strings.HasPrefix(b, ".")
+		if da && db {
+			a, b = a[1:], b[1:]
+			continue
+		}
+		// One or both stop being dotted numbers here.
+		switch {
+		case a == b:
+			return 0
+		case da: // "1.2.1" after "1.2" and "1.2-rc.0"
+			return 1
+		case db:
+			return -1
+		case a == "": // the release after its pre-release
+			return 1
+		case b == "":
+			return -1
+		default:
+			return strings.Compare(a, b)
+		}
+	}
+}
+
+// leadingNumber splits the number s starts with (at most 9 digits) from
+// the rest; -1 when s does not start with a digit.
+func leadingNumber(s string) (int, string) {
+	i := 0
+	for i < len(s) && i < 9 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return -1, s
+	}
+	n, _ := strconv.Atoi(s[:i])
+	return n, s[i:]
 }
 
 // versionedKey is the product a version of key is: Popper 1 is the npm

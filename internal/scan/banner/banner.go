@@ -89,6 +89,9 @@ type rule struct {
 	// join makes the version the first two groups joined by a dot (TinyMCE
 	// keeps majorVersion:"6",minorVersion:"8.2").
 	join bool
+	// revision makes the capture (or the constant's value) a three.js
+	// revision, "150" or "125dev", whose version is 0.150.0.
+	revision bool
 }
 
 // ver is the version capture every rule uses: dotted numbers with an
@@ -101,6 +104,11 @@ const getter = `(?:function\(\)\{return [\w$]{1,4}\}|\(\)=>[\w$]{1,4})`
 
 func banner(lib, key, expr string, not ...string) rule {
 	return rule{lib: lib, key: key, re: regexp.MustCompile(`^(?:` + expr + `)`), not: not}
+}
+
+func revision(r rule) rule {
+	r.revision = true
+	return r
 }
 
 func joined(r rule) rule {
@@ -198,11 +206,24 @@ var rules = []rule{
 	banner("socket.io-client", "Socket.IO v", `Socket\.IO v`+ver+`\s`),
 	anywhere(banner("mustache", "name: 'mustache.js'", `name: 'mustache\.js',\s{0,20}version: '`+ver+`'`)),
 	anywhere(banner("mustache", `name:"mustache.js"`, `name:"mustache\.js",version:"`+ver+`"`)),
-	banner("highlight.js", "Highlight.js v", `Highlight\.js v`+ver),
+	// "Highlight.js v11.9.0 (git: f47103d4f1)", "Highlight.js 10.7.3 (0c4cc8a1)"
+	// and 9.x's "highlight.js v9.18.5 | BSD3 License".
+	banner("highlight.js", "Highlight.js ", `Highlight\.js v?`+ver+`\s`),
+	banner("highlight.js", "highlight.js v", `highlight\.js v`+ver+` \|`),
 	banner("tinymce", "TinyMCE version ", `TinyMCE version `+ver),
 	banner("prototype", "Prototype JavaScript framework, version ", `Prototype JavaScript framework, version `+ver),
 	banner("jquery-mobile", "jQuery Mobile ", `jQuery Mobile `+ver),
 	banner("js-cookie", "JavaScript Cookie v", `JavaScript Cookie v`+ver),
+	banner("js-cookie", "js-cookie v", `js-cookie v`+ver+` \|`),
+	// jQuery plugins and widgets sites load from a vendor folder, under
+	// their own names or renamed.
+	banner("owl.carousel", "Owl Carousel v", `Owl Carousel v`+ver+`\s`),
+	banner("magnific-popup", "Magnific Popup - v", `Magnific Popup - v`+ver+` - `),
+	banner("@fancyapps/fancybox", "fancyBox v", `fancyBox v`+ver+`\s`),
+	banner("hammerjs", "Hammer.JS - v", `Hammer\.JS - v`+ver+` - `),
+	// slick's ASCII-art banner: " Version: 1.6.0\n  Author: Ken Wheeler".
+	banner("slick-carousel", "Version: ", `Version: `+ver+`\s*\n\s*Author: Ken Wheeler`),
+	banner("markdown-it", "markdown-it ", `markdown-it `+ver+` https://github\.com/markdown-it/markdown-it`),
 	// UAParser.js, also where a library bundles it with its banner
 	// (plupload's moxie.js: "UAParser.js v0.7.7"); its minified builds
 	// without one keep LIBVERSION="1.0.35".
@@ -342,6 +363,20 @@ var rules = []rule{
 	signature("knockout", `.options={deferUpdates:`, `\.version="`+ver+`"[,;][\w$]{1,4}\.[\w$]{1,4}\("version",[\w$]{1,4}\.version\)[,;][\w$]{1,4}\.options=\{deferUpdates:`),
 	// DataTables: qt.version="1.10.20",qt.settings=[],qt.models={},qt.models.oSearch=
 	signature("datatables.net", `.models.oSearch=`, `\.version="`+ver+`",[\w$]{1,4}\.settings=\[\],[\w$]{1,4}\.models=\{\},[\w$]{1,4}\.models\.oSearch=`),
+	// SweetAlert2 7 and 8 set it on their global: window.Sweetalert2.version="7.33.1"
+	after("sweetalert2", `.Sweetalert2.version="`, `\.Sweetalert2\.version="`+ver+`"`),
+	// Video.js without its banner (6.x minified): se.VERSION=le,se.options=Yo.prototype.options_
+	// and le="6.13.0".
+	constant("video.js", `.VERSION=`, `\.VERSION=([\w$]{1,4}),[\w$]{1,4}\.options=[\w$]{1,4}\.prototype\.options_[,;]`),
+	// Plyr's default sprite is the CDN's copy of its own version:
+	// iconUrl:"https://cdn.plyr.io/3.7.8/plyr.svg".
+	after("plyr", `https://cdn.plyr.io/`, `https://cdn\.plyr\.io/`+ver+`/plyr\.svg`),
+	// three.js names its releases by revision, r150, which npm publishes
+	// as 0.150.0 (a few as "125dev"): its UMD build exports them in
+	// alphabetical order, t.REVISION=e,t.RGBADepthPacking=_e with const
+	// e="150"; its unminified builds write const REVISION = '150';.
+	revision(constant("three", `.REVISION=`, `\.REVISION=([\w$]{1,4}),[\w$]{1,4}\.RGBADepthPacking=`)),
+	revision(after("three", ` REVISION = '`, ` REVISION = '(\d{2,3})(?:dev)?';`)),
 	// SweetAlert2: yl.DismissReason=gf;yl.version="9.10.0"
 	after("sweetalert2", `.DismissReason=`, `\.DismissReason=[\w$]{1,4}[,;][\w$]{1,4}\.version="`+ver+`"`),
 	// core-js's shared store: ("versions",[]).push({version:"3.6.5",mode:"global",copyright:"© 2020 Denis Pushkarev
@@ -427,11 +462,18 @@ func Find(name string, content []byte) []Match {
 				v += "." + string(m[2])
 			}
 			if r.ref {
-				cv, set := constantValue(content, m[1], at)
+				value := constVersion
+				if r.revision {
+					value = constRevision
+				}
+				cv, set := constantValue(content, m[1], at, value)
 				if cv == "" {
 					continue
 				}
 				v, text = cv, slices.Concat(m[0], []byte(" … "), set)
+			}
+			if r.revision {
+				v = "0." + v + ".0"
 			}
 			k := [2]string{r.lib, v}
 			if seen[k] {
@@ -449,19 +491,25 @@ func Find(name string, content []byte) []Match {
 // name: `="3.2.47"`, or a version object, `=new Pd("12.2.16")`.
 var constVersion = regexp.MustCompile(`^=(?:new [\w$]{1,4}\()?"` + ver + `"`)
 
-// constantValue finds where the constant named name is set to a version
-// (`,ss="3.2.47"`, `const ss="3.2.47"`, `Xc=new Pd("12.2.16")`) and
-// returns the version and the text; "" when it is not found within maxKeys
-// assignments to name each way. Minified names are short and a bundle
-// reuses them in every module, so the assignment nearest before use, at,
-// is taken first (a library sets its version at its top), then the
-// nearest after it.
-func constantValue(content, name []byte, at int) (string, []byte) {
+// constRevision is what three.js's revision constant is set to: `="150"`,
+// `="125dev"`.
+var constRevision = regexp.MustCompile(`^="(\d{2,3})(?:dev)?"`)
+
+// constantValue finds where the constant named name is set to a version,
+// as value reads it (`,ss="3.2.47"`, `const ss="3.2.47"`, `Xc=new
+// Pd("12.2.16")`), and returns the version and the text; "" when it is
+// not found within maxKeys assignments to name each way. Minified names
+// are short and a bundle reuses them in every module, so the assignment
+// nearest before use, at, is taken first (a library sets its version at
+// its top), then the nearest after it. The end of a longer name (`_e="`
+// for e) is passed over without counting: each search starts where the
+// last ended, so the whole is still linear in the content.
+func constantValue(content, name []byte, at int, value *regexp.Regexp) (string, []byte) {
 	for _, back := range []bool{true, false} {
 		for _, op := range []string{`="`, `=new `} {
 			assign := append(bytes.Clone(name), op...)
 			lo, hi := at, at
-			for n := 0; n < maxKeys; n++ {
+			for n := 0; n < maxKeys; {
 				var j int
 				if back {
 					if j = bytes.LastIndex(content[:hi], assign); j < 0 {
@@ -478,8 +526,9 @@ func constantValue(content, name []byte, at int) (string, []byte) {
 				if j > 0 && isIdent(content[j-1]) {
 					continue // the end of a longer name
 				}
+				n++
 				end := j + len(name)
-				if m := constVersion.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
+				if m := value.FindSubmatch(content[end:min(len(content), end+window)]); m != nil {
 					return string(m[1]), content[j : end+len(m[0])]
 				}
 			}

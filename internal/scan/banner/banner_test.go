@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sentinel-sca/sentinel/internal/scan/banner"
@@ -161,6 +162,33 @@ func TestFind_Synthetic(t *testing.T) {
 		{"quill", "quill.min.js", "/*!\n * Quill Editor v1.3.7\n * https://quilljs.com/\n */", []string{"quill@1.3.7"}},
 		{"socketio", "socket.io.min.js", "/*!\n * Socket.IO v4.7.2\n * (c) 2014-2023 Guillermo Rauch\n */", []string{"socket.io-client@4.7.2"}},
 		{"ckeditor4", "ckeditor.js", `^|.*[\\\/])ckeditor\.js(?:\?.*|;.*)?$/i,f={timestamp:"L7CC",version:"4.16.2 (Standard)",revision:"4e64f67219",rnd:Math.floor(900*Math.random())}`, []string{"ckeditor4@4.16.2"}},
+		// jQuery plugins and widgets, npm's owl.carousel 2.1.4, magnific-popup
+		// 1.1.0, @fancyapps/fancybox 3.5.7, hammerjs 2.0.8 (whose build says
+		// 2.0.7), slick-carousel 1.6.0, markdown-it 14.1.0, js-cookie 3.0.5,
+		// highlight.js 10.7.3 and @highlightjs/cdn-assets 11.9.0.
+		{"owl_carousel", "owl.carousel.min.js", "/**\n * Owl Carousel v2.1.4\n * Copyright 2013-2016 David Deutsch\n", []string{"owl.carousel@2.1.4"}},
+		{"magnific_popup", "jquery.magnific-popup.min.js", "/*! Magnific Popup - v1.1.0 - 2016-02-20\n* http://dimsemenov.com/plugins/magnific-popup/\n", []string{"magnific-popup@1.1.0"}},
+		{"fancybox3", "jquery.fancybox.min.js", "// ==================================================\n// fancyBox v3.5.7\n//\n// Licensed GPLv3 for open source use\n", []string{"@fancyapps/fancybox@3.5.7"}},
+		{"hammerjs", "hammer.min.js", "/*! Hammer.JS - v2.0.7 - 2016-04-22\n * http://hammerjs.github.io/\n", []string{"hammerjs@2.0.7"}},
+		{"slick", "slick.min.js", "/*\n     _ _      _       _\n\n Version: 1.6.0\n  Author: Ken Wheeler\n Website: http://kenwheeler.github.io\n", []string{"slick-carousel@1.6.0"}},
+		{"version_other_author", "carousel.js", "/*\n Version: 1.6.0\n  Author: Someone Else\n", nil},
+		{"markdown_it", "markdown-it.min.js", "/*! markdown-it 14.1.0 https://github.com/markdown-it/markdown-it @license MIT */\n!function(t,e){", []string{"markdown-it@14.1.0"}},
+		{"js_cookie3", "js.cookie.min.js", "/*! js-cookie v3.0.5 | MIT */\n!function(e,t){", []string{"js-cookie@3.0.5"}},
+		{"highlightjs10", "highlight.min.js", "/*\n  Highlight.js 10.7.3 (0c4cc8a1)\n  License: BSD-3-Clause\n", []string{"highlight.js@10.7.3"}},
+		{"highlightjs11", "highlight.min.js", "/*!\n  Highlight.js v11.9.0 (git: f47103d4f1)\n  (c) 2006-2023 undefined and other contributors\n", []string{"highlight.js@11.9.0"}},
+		{"highlightjs9", "highlight.pack.js", "/*! highlight.js v9.18.5 | BSD3 License | git.io/hljslicense */\n!function(e){", []string{"highlight.js@9.18.5"}},
+		// Versions in code: npm's sweetalert2 7.33.1, video.js 6.13.0,
+		// plyr 3.7.8, three 0.125.0 (whose build says "125dev") and 0.150.0.
+		{"sweetalert2_7", "sweetalert2.all.min.js", `return De.default=De}),"undefined"!=typeof window&&window.Sweetalert2&&(window.Sweetalert2.version="7.33.1",window.swal=window.sweetAlert=window.Swal=window.SweetAlert=window.Sweetalert2)`, []string{"sweetalert2@7.33.1"}},
+		{"videojs6_constant", "video.min.js", `n}var ae,le="6.13.0",ce="undefined"!=typeof window?window:{};function se(){}return G(1,se),se.VERSION=le,se.options=Yo.prototype.options_,se.getPlayers=function(){}`, []string{"video.js@6.13.0"}},
+		{"videojs_constant_other_object", "app.js", `le="6.13.0";se.VERSION=le,se.options=Yo.prototype.defaults`, nil},
+		{"plyr", "plyr.min.js", `loadSprite:!0,iconPrefix:"plyr",iconUrl:"https://cdn.plyr.io/3.7.8/plyr.svg",blankVideo:"https://cdn.plyr.io/static/blank.mp4"`, []string{"plyr@3.7.8"}},
+		{"three_umd", "three.min.js", `(function(t){"use strict";const e="150",i=0,n=1,r=2;const _e=3201;t.RED_RGTC1_Format=se,t.REVISION=e,t.RGBADepthPacking=_e,t.RGBAFormat=St`, []string{"three@0.150.0"}},
+		{"three_umd_dev", "vendor.js", `Function("r","regeneratorRuntime = r")(e)}var n="125dev",i=100,r=300;t.Quaternion=At,t.REVISION=n,t.RGBADepthPacking=3201`, []string{"three@0.125.0"}},
+		{"three_module", "three.module.js", "/**\n * @license\n * Copyright 2010-2023 Three.js Authors\n * SPDX-License-Identifier: MIT\n */\nconst REVISION = '150';\n", []string{"three@0.150.0"}},
+		{"revision_not_three", "app.js", `const e="2.1.0";t.REVISION=e,t.RGBADepthPacking=_e`, nil},
+		// A constant's assignment found past many longer names ending in it.
+		{"constant_past_longer_names", "vendor.js", `const e="150"` + strings.Repeat(`;_e="x",se="y"`, 40) + `;t.REVISION=e,t.RGBADepthPacking=_e`, []string{"three@0.150.0"}},
 		// Plugins' banners and comments that name another library's version.
 		{"blockui_requires_jquery", "jquery.blockUI.js", "/*!\r\n * jQuery blockUI plugin\r\n * Version 2.70.0-2014.11.23\r\n * Requires jQuery v1.7 or later\r\n */", nil},
 		{"slick_extracted_from_jquery", "slick.js", "            // Strict HTML recognition (must start with <)\n            // Extracted from jQuery v1.11 source\n", nil},
