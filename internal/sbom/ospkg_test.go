@@ -285,3 +285,45 @@ func TestExtractStaysOnFileSystem(t *testing.T) {
 		t.Error("with CrossMounts the walk of /dev did not enter /dev/shm")
 	}
 }
+
+// TestDpkgStatusDCorrupt: a distroless image keeps one dpkg status file per
+// package under status.d; one that holds no package record (corrupt,
+// garbage) is reported as skipped, not passed over in silence, and the
+// others are still read.
+func TestDpkgStatusDCorrupt(t *testing.T) {
+	root := t.TempDir()
+	osRelease, err := os.ReadFile(filepath.Join("testdata", "os", "debian12", "etc", "os-release"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"etc/os-release":                      string(osRelease),
+		"var/lib/dpkg/status.d/base-files":    "Package: base-files\nVersion: 12.4+deb12u5\nArchitecture: amd64\n\n",
+		"var/lib/dpkg/status.d/libc6":         "Package libc6\nVersion 2.36-9\n", // no colons: no record
+		"var/lib/dpkg/status.d/libc6.md5sums": "0123456789abcdef0123456789abcdef  lib/x86_64-linux-gnu/libc.so.6\n",
+		"var/lib/dpkg/status.d/empty":         "",
+	}
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := mustExtract(t, root)
+	if got := purlsOf(res); !slices.Equal(got, []string{"pkg:deb/debian/base-files@12.4%2Bdeb12u5?arch=amd64&distro=debian-12"}) {
+		t.Errorf("components = %q, want base-files alone", got)
+	}
+	var skipped []string
+	for _, e := range res.Errors {
+		skipped = append(skipped, e.Path)
+		if !strings.Contains(e.Reason, "no package record") {
+			t.Errorf("%s: reason %q does not say what is wrong", e.Path, e.Reason)
+		}
+	}
+	if want := []string{"var/lib/dpkg/status.d/libc6"}; !slices.Equal(skipped, want) {
+		t.Errorf("skipped = %q, want %q", skipped, want)
+	}
+}

@@ -3,6 +3,7 @@ package sbom
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -353,6 +354,11 @@ var dpkgOnDisk = map[string]bool{"installed": true, "triggers-pending": true, "t
 // Extract implements filesystem.Extractor.
 func (d dpkgStatus) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
 	inv, err := d.Extractor.Extract(ctx, in)
+	if err == nil && len(inv.Packages) == 0 && in.Info != nil && in.Info.Size() > 0 {
+		// scalibr passes over what it cannot read: a file that is not
+		// dpkg's at all (corrupt, truncated to garbage) would vanish.
+		return inv, errors.New(`no package record in it: a dpkg status file is stanzas of "Field: value" lines (Package, Version, Status); restore it from /var/lib/dpkg/status-old or the image it came from`)
+	}
 	inv.Packages = slices.DeleteFunc(inv.Packages, func(p *extractor.Package) bool {
 		m, ok := p.Metadata.(*dpkgmeta.Metadata)
 		if !ok {
