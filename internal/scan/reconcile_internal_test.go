@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 )
@@ -9,7 +10,7 @@ func TestCompareVersions(t *testing.T) {
 	ordered := []string{"", "1.2-rc.0", "1.2", "1.2.1", "1.10.0", "4.1.0-beta.1", "4.1.0-rc.0", "4.1.0", "9.18.5", "10.7.3", "11.9.0"}
 	for i := range ordered {
 		for j := range ordered {
-			if got, want := compareVersions(ordered[i], ordered[j]), cmpInt(i, j); got != want {
+			if got, want := compareVersions(ordered[i], ordered[j]), cmp.Compare(i, j); got != want {
 				t.Errorf("compareVersions(%q, %q) = %d, want %d", ordered[i], ordered[j], got, want)
 			}
 		}
@@ -19,14 +20,4 @@ func TestCompareVersions(t *testing.T) {
 	if want := []string{"1.2-rc.0", "4.1.0-rc.0", "4.1.0", "9.18.5", "10.7.3"}; !slices.Equal(shuffled, want) {
 		t.Errorf("sorted = %v, want %v", shuffled, want)
 	}
-}
-
-func cmpInt(i, j int) int {
-	switch {
-	case i < j:
-		return -1
-	case i > j:
-		return 1
-	}
-	return 0
 }
