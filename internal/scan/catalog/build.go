@@ -277,7 +277,7 @@ func (b *builder) npmVersion(ctx context.Context, p NPMPackage, version, tarball
 		if err != nil {
 			return err
 		}
-		es = append(es, Entry{SHA1: sum, Library: p.Name, Version: version, File: rel, Source: source})
+		es = append(es, Entry{SHA1: sum, Library: p.library(), Version: version, File: rel, Source: source})
 		return nil
 	})
 	if err != nil {
@@ -320,11 +320,11 @@ func hashReader(r io.Reader) ([20]byte, error) {
 }
 
 // libraries returns the set of library names the catalog may label Debian
-// files with: the npm packages' names.
+// files with: the npm packages' libraries.
 func (b *builder) libraries() map[string]bool {
 	set := map[string]bool{}
 	for _, p := range b.opts.Packages {
-		set[p.Name] = true
+		set[p.library()] = true
 	}
 	return set
 }

@@ -155,6 +155,9 @@ func TestBuild(t *testing.T) {
 		"package/src/core.js":        "source, not hashed",
 	})
 	goodSum := sha1.Sum(good)
+	// highlight.js's browser builds, published under another package name.
+	hl := tgz(t, map[string]string{"package/highlight.min.js": "/*!\n  Highlight.js v11.9.0 (git: f47103d4f1)\n */"})
+	hlSum := sha1.Sum(hl)
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
@@ -165,6 +168,10 @@ func TestBuild(t *testing.T) {
 				"4.0.0-beta":{"dist":{"tarball":"%[1]s/none.tgz"}}}}`, srv.URL, hex.EncodeToString(goodSum[:]))
 		case "/jquery-3.6.1.tgz":
 			w.Write(good)
+		case "/@highlightjs/cdn-assets":
+			fmt.Fprintf(w, `{"versions":{"11.9.0":{"dist":{"tarball":"%s/cdn-assets-11.9.0.tgz","shasum":"%s"}}}}`, srv.URL, hex.EncodeToString(hlSum[:]))
+		case "/cdn-assets-11.9.0.tgz":
+			w.Write(hl)
 		default:
 			http.NotFound(w, r)
 		}
@@ -178,11 +185,13 @@ func TestBuild(t *testing.T) {
 		"./usr/share/javascript/jquery/bundled.js":    "/*! jQuery v3.5.0 | x */ more",
 		"./usr/share/javascript/jquery/other.js":      "unlabelled",
 		"./usr/share/doc/libjs-jquery/x.js":           "/*! jQuery v1.0.0 | docs are skipped */",
+		"./usr/share/javascript/jquery/hl.js":         "/*!\n  Highlight.js 10.7.3 (0c4cc8a1)\n */",
 	}), 0o644)
 
 	pkg := catalog.NPMPackage{Name: "jquery", Files: regexp.MustCompile(`^dist/jquery(\.min)?\.js$`), License: "MIT"}
 	c, st, err := catalog.Build(context.Background(), catalog.BuildOptions{
-		Registry: srv.URL, Packages: []catalog.NPMPackage{pkg}, Debs: []string{debPath},
+		Registry: srv.URL, Packages: []catalog.NPMPackage{pkg, {Name: "@highlightjs/cdn-assets", Library: "highlight.js",
+			Files: regexp.MustCompile(`^highlight(\.min)?\.js$`), License: "BSD-3-Clause"}}, Debs: []string{debPath},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -195,12 +204,14 @@ func TestBuild(t *testing.T) {
 		"jquery@3.6.1 dist/jquery.min.js npm:jquery@3.6.1",
 		"jquery@3.6.1 usr/share/javascript/jquery/jquery.min.js deb:libjs-jquery_3.6.1+dfsg+~3.5.14-1",
 		"jquery@3.5.0 usr/share/javascript/jquery/bundled.js deb:libjs-jquery_3.6.1+dfsg+~3.5.14-1",
+		"highlight.js@11.9.0 highlight.min.js npm:@highlightjs/cdn-assets@11.9.0",
+		"highlight.js@10.7.3 usr/share/javascript/jquery/hl.js deb:libjs-jquery_3.6.1+dfsg+~3.5.14-1",
 	}
 	if diff := cmp.Diff(sorted(want), sorted(got)); diff != "" {
 		t.Errorf("Build entries mismatch (-want +got):\n%s", diff)
 	}
-	if st.Versions != 1 || len(st.Skipped) != 1 || !strings.Contains(st.Skipped[0], "3.6.2") {
-		t.Errorf("stats = %+v, want 1 version hashed and 3.6.2 skipped for its bad shasum", st)
+	if st.Versions != 2 || len(st.Skipped) != 1 || !strings.Contains(st.Skipped[0], "3.6.2") {
+		t.Errorf("stats = %+v, want 2 versions hashed and 3.6.2 skipped for its bad shasum", st)
 	}
 }
 

@@ -97,15 +97,17 @@ func (b *builder) debFile(name string) error {
 func labelDebFile(fname string, content []byte, libs map[string]bool, rules []DebianRule, upstream string) (lib, version string) {
 	head := content[:min(len(content), 1024)]
 	// The file's own banner is the first; a later one is bundled.
-	if ms := banner.Find(fname, head); len(ms) > 0 && libs[ms[0].Library] {
+	if ms := banner.Find(fname, head); len(ms) > 0 && libs[ms[0].Library] && (!ms[0].Code || namedAfter(fname, ms[0].Library)) {
 		return ms[0].Library, ms[0].Version
 	}
 	// A version constant in a file named after its library (WordPress's
-	// lodash.min.js, moment.min.js): banner.Find applies such rules only
-	// when the name matches.
+	// lodash.min.js, moment.min.js): banner.Find applies most such rules
+	// only when the name matches, but a signature applies in any file, and
+	// a bundle of another name that carries the library (WordPress's
+	// date.min.js, with moment-timezone inside) is not that library.
 	var code []banner.Match
 	for _, m := range banner.Find(fname, content) {
-		if m.Code && libs[m.Library] {
+		if m.Code && libs[m.Library] && namedAfter(fname, m.Library) {
 			code = append(code, m)
 		}
 	}
@@ -128,6 +130,34 @@ func labelDebFile(fname string, content []byte, libs map[string]bool, rules []De
 		}
 	}
 	return "", ""
+}
+
+// namedAfter says whether a packaged file's path names a library, ignoring
+// case and punctuation: "usr/share/wordpress/wp-includes/js/jquery/ui/core.js"
+// names jquery-ui, ".../tinymce/wp-tinymce.js" tinymce, ".../dist/date.min.js"
+// not moment-timezone. A scoped package is named by its last part, a name
+// ending in ".js" ("chart.js") without it.
+func namedAfter(fname, lib string) bool {
+	if i := strings.LastIndexByte(lib, '/'); i >= 0 {
+		lib = lib[i+1:]
+	}
+	lib = strings.TrimSuffix(lib, ".js")
+	return strings.Contains(alnum(fname), alnum(lib))
+}
+
+// alnum lowercases s and drops all but its ASCII letters and digits.
+func alnum(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if 'a' <= c && c <= 'z' || '0' <= c && c <= '9' {
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 // debData returns the decompressed data.tar stream of a .deb (an ar

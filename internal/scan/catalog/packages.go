@@ -13,6 +13,19 @@ type NPMPackage struct {
 	Files *regexp.Regexp
 	// License is the package's licence, for data/SOURCES.md.
 	License string
+	// Library is the library the files are, where it is not the package:
+	// the browser builds of highlight.js are published as
+	// @highlightjs/cdn-assets, at highlight.js's versions, and its
+	// advisories name highlight.js. Empty: Name.
+	Library string
+}
+
+// library is the name the package's entries record.
+func (p NPMPackage) library() string {
+	if p.Library != "" {
+		return p.Library
+	}
+	return p.Name
 }
 
 func pkg(name, license, files string) NPMPackage {
@@ -24,7 +37,10 @@ func pkg(name, license, files string) NPMPackage {
 // jquery-ui, bootstrap, angular, lodash, moment, handlebars, dompurify,
 // underscore, select2, vue, jquery-validation, datatables.net, marked,
 // axios, chart.js, swiper, d3, knockout, mustache, backbone), then the
-// companions they are loaded with. Every one is MIT, BSD or ISC licensed.
+// companions they are loaded with, then editors, widgets and other
+// libraries sites load from their own servers (tinymce to plyr). Most are
+// MIT, BSD, ISC or Apache licensed; tinymce and ckeditor4 are (L)GPL, MIT
+// or commercial by version, as License says and data/SOURCES.md records.
 var DefaultPackages = []NPMPackage{
 	pkg("jquery", "MIT", `^(dist/)?jquery(\.slim)?(\.min)?\.js$`),
 	pkg("jquery-ui", "MIT", `^(dist/)?(jquery-ui(\.min)?\.(js|css)|themes/base/(jquery-ui|theme|all)(\.min)?\.css|ui/(widgets/|effects/)?[a-z-]+\.js)$`),
@@ -52,6 +68,22 @@ var DefaultPackages = []NPMPackage{
 	pkg("swiper", "MIT", `^(swiper-bundle(\.min)?\.(js|css)|(dist/)?(js|css)/swiper(\.min)?\.(js|css))$`),
 	pkg("datatables.net", "MIT", `^js/(jquery\.)?dataTables(\.min)?\.js$`),
 	pkg("marked", "MIT", `^(lib/marked\.umd|marked\.min|lib/marked|marked)\.js$`),
+	pkg("tinymce", "LGPL-2.1 (4.x, 5.x), MIT (6.x), GPL-2.0-or-later (7.x, 8.x; from 8.3 also Tiny's commercial terms)", `^tinymce(\.min)?\.js$`),
+	pkg("ckeditor4", "GPL-2.0-or-later OR LGPL-2.1-or-later OR MPL-1.1 (to 4.22), CKSource's commercial LTS terms (4.23 on)", `^ckeditor\.js$`),
+	pkg("prismjs", "MIT", `^(prism\.js|components/prism-core(\.min)?\.js|themes/prism(-[a-z]+)?(\.min)?\.css)$`),
+	// highlight.js's own npm package has no browser build; the CDN build
+	// (what cdnjs and jsDelivr serve) is published as @highlightjs/cdn-assets.
+	{Name: "@highlightjs/cdn-assets", Library: "highlight.js", License: "BSD-3-Clause", Files: regexp.MustCompile(`^(highlight(\.min)?\.js|styles/default(\.min)?\.css)$`)},
+	pkg("markdown-it", "MIT", `^dist/(markdown-it(\.min)?\.js|browser/markdown-it\.umd\.min\.js)$`),
+	pkg("video.js", "Apache-2.0", `^(dist/(video-js/|cdn/)?)?(video(\.dev)?(\.min)?\.js|video-js(\.dev)?(\.min)?\.css)$`),
+	pkg("three", "MIT", `^(build/)?three(\.min)?\.js$`),
+	pkg("sweetalert2", "MIT", `^dist/(sweetalert2(\.all)?(\.min)?\.js|sweetalert2(\.min)?\.css)$`),
+	pkg("leaflet", "BSD-2-Clause", `^dist/(leaflet(-src)?\.js|leaflet\.css)$`),
+	pkg("slick-carousel", "MIT", `^slick/(slick(\.min)?\.js|slick(-theme)?\.css)$`),
+	pkg("socket.io-client", "MIT", `^dist/socket\.io(\.slim|\.msgpack|\.esm)?(\.dev)?(\.min)?\.js$`),
+	pkg("js-cookie", "MIT", `^(src/js\.cookie|dist/js\.cookie(\.min)?)\.js$`),
+	pkg("moment-timezone", "MIT", `^(moment-timezone\.js|(builds|min)/moment-timezone(-with-data(-[0-9a-z-]+)?)?(\.min)?\.js)$`),
+	pkg("plyr", "MIT", `^dist/(plyr(\.polyfilled)?(\.min)?\.js|plyr\.css)$`),
 }
 
 // DebianRule labels the files of a Debian package whose copies carry no

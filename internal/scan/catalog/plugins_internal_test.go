@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +33,22 @@ func TestPluginsNotLabelled(t *testing.T) {
 		}
 		if lib, v := labelDebFile("usr/share/wordpress/wp-includes/js/jquery/"+name, b, libs, DefaultDebianRules, upstream); lib != "" {
 			t.Errorf("%s labelled %s %s", name, lib, v)
+		}
+	}
+	// A version constant beside code only that library has labels a file
+	// named after the library, not a bundle that carries it: WordPress's
+	// date.min.js has moment-timezone's past its first kilobyte
+	// (testdata/plugins holds only its first 2 KiB, before the constant).
+	tz := `S.version="0.5.45",S.dataVersion="",S._zones={}`
+	for _, content := range []string{tz, "/*! x */" + strings.Repeat(";", 2000) + tz} {
+		for name, want := range map[string]string{
+			"usr/share/wordpress/wp-includes/js/dist/date.min.js":                   "",
+			"usr/share/wordpress/wp-includes/js/dist/vendor/moment-timezone.min.js": "moment-timezone 0.5.45",
+		} {
+			lib, v := labelDebFile(name, []byte(content), libs, DefaultDebianRules, "6.1.9")
+			if got := strings.TrimSpace(lib + " " + v); got != want {
+				t.Errorf("labelDebFile(%s, %d bytes) = %q, want %q", name, len(content), got, want)
+			}
 		}
 	}
 	c, err := Default()
