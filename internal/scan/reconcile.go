@@ -33,8 +33,8 @@ func (c *crawl) detections() []sentinel.Detection {
 //     only in the detail.
 //  4. Versionless evidence joins a versioned detection of the product that
 //     has evidence from the same URL; failing that, for a hash that names
-//     several versions, the lowest detection of one of them; failing
-//     that, the product's only
+//     several versions, the lowest detection of one of them (and never
+//     one of another version); failing that, the product's only
 //     versioned detection when it has exactly one, unless the evidence is
 //     a script named as the library's own file (lodash.js): that is
 //     another copy, whose version is unknown, and must not hide behind
@@ -131,7 +131,7 @@ func reconcile(obs []observation) []sentinel.Detection {
 			// gives (a jQuery rule matching .../jquery-ui/ui/widgets/dialog.min.js)
 			// is not a copy of its own: with versioned copies found, it
 			// joins the lowest instead of standing as an unknown one.
-			if owner == "" && !o.ownFile && (len(versions) == 1 || ((o.aux || o.fromURL) && len(versions) > 0)) {
+			if owner == "" && !o.ownFile && o.candidates == nil && (len(versions) == 1 || ((o.aux || o.fromURL) && len(versions) > 0)) {
 				owner = versions[0]
 			}
 			if owner == "" {

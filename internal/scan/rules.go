@@ -58,6 +58,15 @@ var wappalyzerKeys = map[string]productKey{
 	"Moment Timezone": "npm:moment-timezone", "Highcharts": "npm:highcharts", "VideoJS": "npm:video.js", "Leaflet": "npm:leaflet",
 	"Plotly": "npm:plotly.js", "Summernote": "npm:summernote", "Quill": "npm:quill", "Socket.io": "npm:socket.io-client",
 	"CKEditor": "npm:ckeditor4", "MathJax": "npm:mathjax", "imagesLoaded": "npm:imagesloaded", "Plupload": "npm:plupload",
+	// Libraries whose files the banners and the catalog know by their npm
+	// name: the rule's evidence and the file's are one detection.
+	"Slick": "npm:slick-carousel", "OWL Carousel": "npm:owl.carousel", "Magnific Popup": "npm:magnific-popup",
+	"FancyBox": "npm:@fancyapps/fancybox", "Hammer.js": "npm:hammerjs", "SweetAlert2": "npm:sweetalert2",
+	"Three.js": "npm:three", "Plyr": "npm:plyr", "Prism": "npm:prismjs", "PDF.js": "npm:pdfjs-dist",
+	"Zepto": "npm:zepto", "Clipboard.js": "npm:clipboard", "core-js": "npm:core-js", "Tippy.js": "npm:tippy.js",
+	"Dropzone": "npm:dropzone", "Sortable": "npm:sortablejs", "jsPDF": "npm:jspdf", "Handsontable": "npm:handsontable",
+	"CodeMirror": "npm:codemirror", "Alpine.js": "npm:alpinejs", "GSAP": "npm:gsap", "Flickity": "npm:flickity",
+	"Isotope": "npm:isotope-layout", "Masonry": "npm:masonry-layout",
 	"WordPress": "wordpress", "Drupal": "drupal", "Joomla": "joomla", "MediaWiki": "mediawiki",
 	"phpMyAdmin": "phpmyadmin", "Moodle": "moodle", "Ghost": "ghost", "Magento": "magento",
 	"TYPO3 CMS": "typo3", "DokuWiki": "dokuwiki", "RoundCube": "roundcube", "Adminer": "adminer", "Redmine": "redmine",
