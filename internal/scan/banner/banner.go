@@ -163,7 +163,7 @@ var rules = []rule{
 	banner("jquery-validation", "jQuery Validation Plugin", `jQuery Validation Plugin (?:- )?v`+ver),
 	// Not a plugin's "Datepicker for Bootstrap v1.9.0 (https://github.com/uxsolutions/bootstrap-datepicker)".
 	banner("bootstrap", "Bootstrap", `Bootstrap {1,2}v`+ver+` \(`, "for ", "with "),
-	banner("bootstrap-datepicker", "Datepicker for Bootstrap v", `Datepicker for Bootstrap v`+ver+` \(https://github\.com/uxsolutions/bootstrap-datepicker`),
+	banner("bootstrap-datepicker", "Datepicker for Bootstrap v", `Datepicker for Bootstrap v`+ver+` \(https://github\.com/(?:uxsolutions|eternicode)/bootstrap-datepicker`),
 	banner("bootstrap", "Bootstrap", `Bootstrap \(v`+ver+`\)`),
 	banner("bootstrap", "Bootstrap ", `Bootstrap [a-z-]{1,20}\.js v`+ver+` \(`),
 	banner("bootstrap", "Bootstrap: ", `Bootstrap: [a-z-]{1,20}\.js v`+ver),
@@ -224,6 +224,43 @@ var rules = []rule{
 	// slick's ASCII-art banner: " Version: 1.6.0\n  Author: Ken Wheeler".
 	banner("slick-carousel", "Version: ", `Version: `+ver+`\s*\n\s*Author: Ken Wheeler`),
 	banner("markdown-it", "markdown-it ", `markdown-it `+ver+` https://github\.com/markdown-it/markdown-it`),
+	// Widgets, editors, charts and helpers sites load from their own
+	// servers, by the banners of their npm dist files.
+	banner("zepto", "Zepto v", `Zepto v`+ver+` - `),
+	banner("clipboard", "clipboard.js v", `clipboard\.js v`+ver+`\s`),
+	banner("sortablejs", "Sortable ", `Sortable `+ver+` - MIT`),
+	banner("jspdf", "jsPDF - PDF Document creation from JavaScript", `jsPDF - PDF Document creation from JavaScript\s*\n[ \t*]*Version `+ver+`\s`),
+	banner("gsap", "GSAP ", `GSAP `+ver+`\s`),
+	// GSAP 2's TweenMax: "VERSION: 2.1.3\n * DATE: 2019-05-17\n * UPDATES AND DOCS AT: http://greensock.com"
+	banner("gsap", "VERSION: ", `VERSION: `+ver+`\s*\n[ \t*]*DATE: [^\n]{0,40}\n[ \t*]*UPDATES AND DOCS AT: https?://(?:www\.)?greensock\.com`),
+	banner("flickity", "Flickity ", `Flickity (?:PACKAGED )?v`+ver+`\s`),
+	banner("isotope-layout", "Isotope ", `Isotope (?:PACKAGED )?v`+ver+`\s`),
+	banner("lazysizes", "lazysizes - v", `lazysizes - v`+ver+`\s`),
+	banner("photoswipe", "PhotoSwipe ", `PhotoSwipe (?:- v)?`+ver+` - `),
+	banner("lightgallery", "lightgallery ", `lightgallery (?:- v|\| )`+ver+`\s`),
+	banner("lightbox2", "Lightbox v", `Lightbox v`+ver+`\s*\n[ \t*]*by Lokesh Dhakar`),
+	banner("@splidejs/splide", "Splide.js", `Splide\.js\s*\n[ \t*]*Version\s*: `+ver),
+	banner("@glidejs/glide", "Glide.js v", `Glide\.js v`+ver+`\s`),
+	banner("fullcalendar", "FullCalendar ", `FullCalendar (?:Standard Bundle )?v`+ver+`\s`),
+	banner("chartist", "Chartist.js ", `Chartist\.js `+ver+`\s`),
+	banner("apexcharts", "ApexCharts v", `ApexCharts v`+ver+`\s`),
+	banner("c3", "C3.js v", `C3\.js v`+ver+`\s`),
+	banner("konva", "Konva JavaScript Framework v", `Konva JavaScript Framework v`+ver+`\s`),
+	banner("pixi.js", "pixi.js - v", `pixi\.js - v`+ver+`\s`),
+	banner("flatpickr", "flatpickr v", `flatpickr v`+ver+`,`),
+	banner("nouislider", "nouislider - ", `nouislider - `+ver+` - `),
+	banner("choices.js", "choices.js v", `choices\.js v`+ver+` \|`),
+	banner("cleave.js", "cleave.js - ", `cleave\.js - `+ver+`\s`),
+	// Inputmask's banner names its repository, then its version:
+	// "https://github.com/RobinHerbots/Inputmask\n* Copyright ...\n* Licensed under the MIT license ...\n* Version: 5.0.8".
+	banner("inputmask", "RobinHerbots/Inputmask", `RobinHerbots/Inputmask\s*\n(?:[ \t*]*[^\n]{0,100}\n){0,3}[ \t*]*Version: `+ver),
+	banner("jquery.inputmask", "RobinHerbots/jquery.inputmask", `RobinHerbots/jquery\.inputmask\s*\n(?:[ \t*]*[^\n]{0,100}\n){0,3}[ \t*]*Version: `+ver),
+	banner("simplemde", "simplemde v", `simplemde v`+ver+`\s`),
+	banner("easymde", "easymde v", `easymde v`+ver+`\s`),
+	banner("jsencrypt", "JSEncrypt v", `JSEncrypt v`+ver+` \|`),
+	banner("riot", "Riot v", `Riot v`+ver+`, @license`),
+	banner("core-js", "core-js ", `core-js `+ver+`\s*\n[ \t*]*(?:https://github\.com/zloirock/core-js|© 20)`),
+	banner("froala-editor", "froala_editor v", `froala_editor v`+ver+` \(https://www\.froala\.com`),
 	// UAParser.js, also where a library bundles it with its banner
 	// (plupload's moxie.js: "UAParser.js v0.7.7"); its minified builds
 	// without one keep LIBVERSION="1.0.35".
@@ -379,6 +416,20 @@ var rules = []rule{
 	revision(after("three", ` REVISION = '`, ` REVISION = '(\d{2,3})(?:dev)?';`)),
 	// SweetAlert2: yl.DismissReason=gf;yl.version="9.10.0"
 	after("sweetalert2", `.DismissReason=`, `\.DismissReason=[\w$]{1,4}[,;][\w$]{1,4}\.version="`+ver+`"`),
+	// core-js 3.2x's minified bundle: (u.versions||(u.versions=[])).push({version:"3.37.1",mode:n?"pure":"global",copyright:"© 2014-2024 Denis Pushkarev
+	after("core-js", `.push({version:"`, `\.push\(\{version:"`+ver+`",mode:[\w$?:"]{1,30},copyright:"© [\d-]{4,9} Denis Pushkarev`),
+	// jsPDF: M.API={events:[]},M.version="2.5.1"
+	after("jspdf", `.API={events:[]},`, `\.API=\{events:\[\]\},[\w$]{1,4}\.version="`+ver+`"`),
+	// Handsontable: .packageName="handsontable",p.buildDate="16/04/2024 12:24:50",p.version="14.3.0"
+	after("handsontable", `.packageName="handsontable",`, `\.packageName="handsontable",[\w$]{1,4}\.buildDate="[^"]{0,40}",[\w$]{1,4}\.version="`+ver+`"`),
+	// Dropzone: b.version="5.9.3",b.options={},b.optionsForElement=
+	signature("dropzone", `.optionsForElement=`, `\.version="`+ver+`",[\w$]{1,4}\.options=\{\},[\w$]{1,4}\.optionsForElement=`),
+	// ECharts 5: t.vector=Xt,t.version="5.5.0",t.zrUtil=St (its exports in alphabetical order)
+	signature("echarts", `.zrUtil=`, `\.version="`+ver+`",[\w$]{1,4}\.zrUtil=`),
+	// Quill 2: static sources=N.A.sources;static version="2.0.2";static imports={delta:
+	after("quill", `static version="`, `static version="`+ver+`";static imports=\{delta:`),
+	// CodeMirror 5 built with rollup: CodeMirror$1.version = "5.40.0";
+	after("codemirror", "CodeMirror$1.version", `CodeMirror\$1\.version\s?=\s?["']`+ver+`["']`),
 	// core-js's shared store: ("versions",[]).push({version:"3.6.5",mode:"global",copyright:"© 2020 Denis Pushkarev
 	after("core-js", `("versions",[]).push({version:"`, `\("versions",\[\]\)\.push\(\{version:"`+ver+`",mode:"(?:global|pure)"`),
 	// ECharts 4 and 5: t.version="4.9.0",t.dependencies={zrender:"4.3.2"}
