@@ -241,7 +241,7 @@ func TestReconcileOwners(t *testing.T) {
 	for _, d := range reconcile(obs) {
 		got[d.Name+"@"+d.Version] = len(d.Evidence)
 	}
-	want := map[string]int{"Select2@4.0.3": 2, "Select2@4.1.0-rc.0": 1, "slick-carousel@1.6.0": 1, "slick-carousel@": 1, "Highlight.js@11.9.0": 1, "Highlight.js@": 2}
+	want := map[string]int{"Select2@4.0.3": 2, "Select2@4.1.0-rc.0": 1, "Slick@1.6.0": 1, "Slick@": 1, "Highlight.js@11.9.0": 1, "Highlight.js@": 2}
 	if !maps(got, want) {
 		t.Errorf("reconcile = %v, want %v", got, want)
 	}

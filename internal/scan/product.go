@@ -52,6 +52,15 @@ var npmDisplay = map[string]string{
 	"font-awesome": "Font Awesome", "@fortawesome/fontawesome-free": "Font Awesome", "mootools": "MooTools",
 	"mathjax": "MathJax", "mediaelement": "MediaElement.js", "masonry-layout": "Masonry", "imagesloaded": "imagesLoaded",
 	"jquery-color": "jQuery Color", "jquery-form": "jQuery Form", "plupload": "Plupload", "ua-parser-js": "UAParser.js",
+	"slick-carousel": "Slick", "owl.carousel": "OWL Carousel", "magnific-popup": "Magnific Popup",
+	"@fancyapps/fancybox": "fancyBox", "hammerjs": "Hammer.js", "three": "Three.js", "plyr": "Plyr", "prismjs": "Prism",
+	"zepto": "Zepto", "clipboard": "clipboard.js", "sortablejs": "Sortable", "jspdf": "jsPDF", "handsontable": "Handsontable",
+	"gsap": "GSAP", "flickity": "Flickity", "isotope-layout": "Isotope", "lazysizes": "lazysizes", "photoswipe": "PhotoSwipe",
+	"lightgallery": "lightGallery", "lightbox2": "Lightbox", "@splidejs/splide": "Splide", "@glidejs/glide": "Glide.js",
+	"fullcalendar": "FullCalendar", "chartist": "Chartist", "apexcharts": "ApexCharts", "c3": "C3.js", "konva": "Konva",
+	"pixi.js": "PixiJS", "flatpickr": "flatpickr", "nouislider": "noUiSlider", "choices.js": "Choices", "cleave.js": "Cleave.js",
+	"inputmask": "Inputmask", "jquery.inputmask": "jQuery Inputmask", "froala-editor": "Froala Editor", "dropzone": "Dropzone",
+	"mithril": "Mithril", "riot": "Riot", "alpinejs": "Alpine.js", "tippy.js": "Tippy.js",
 }
 
 var npmCategory = map[string]string{
