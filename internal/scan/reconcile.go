@@ -2,6 +2,8 @@ package scan
 
 import (
 	"cmp"
+	"net/url"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -79,7 +81,7 @@ func reconcile(obs []observation) []sentinel.Detection {
 		if o.key == "" {
 			continue
 		}
-		o.ownFile = ownFile[[2]string{o.url, string(o.key)}]
+		o.ownFile = ownFile[[2]string{o.url, string(o.key)}] || o.fromURL && namesOwnFile(o.url, o.key)
 		if o.fromURL && o.version == "" && (siteCode[o.url] || len(named[o.url]) > 0 && !named[o.url][o.key]) {
 			continue // the file is another product's, or the site's own (see observation.fromURL)
 		}
@@ -206,6 +208,24 @@ func leadingNumber(s string) (int, string) {
 	}
 	n, _ := strconv.Atoi(s[:i])
 	return n, s[i:]
+}
+
+// namesOwnFile reports whether URL u's file is named as npm library key's
+// own (choices.min.js for choices.js, splide.min.js for @splidejs/splide):
+// evidence its URL gives is that copy's, which may be another version than
+// the library's other copies.
+func namesOwnFile(u string, key productKey) bool {
+	npm, ok := strings.CutPrefix(string(key), "npm:")
+	if !ok {
+		return false
+	}
+	pu, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	n := segmentName(path.Base(pu.Path), "")
+	own := npm[strings.LastIndexByte(npm, '/')+1:]
+	return n != "" && (n == strings.TrimSuffix(own, ".js") || n == own || fileNames[n] == npm)
 }
 
 // versionedKey is the product a version of key is: Popper 1 is the npm
