@@ -428,6 +428,23 @@ var rules = []rule{
 	signature("echarts", `.zrUtil=`, `\.version="`+ver+`",[\w$]{1,4}\.zrUtil=`),
 	// Quill 2: static sources=N.A.sources;static version="2.0.2";static imports={delta:
 	after("quill", `static version="`, `static version="`+ver+`";static imports=\{delta:`),
+	// Libraries whose builds keep only a version constant, by the code
+	// around it (npm's dist files): fabric's global, fabric=fabric||{version:"5.3.0"};
+	// toastr's API object, {...,subscribe:s,success:i,version:"2.1.4",warning:a};
+	// Alpine.js 3, ...,version:"3.13.10",flushAndStopDeferringMutations: and
+	// 2, version: "2.8.2",\n pauseMutationObserver:; Mithril 1,
+	// D.buildQueryString=F;D.version="1.1.6";D.vnode=B; Inferno,
+	// e.rerender=On,e.version="8.2.3"; Tippy.js 2, _t.version='2.6.0',_t.browser=Ft,_t.defaults=;
+	// Raphaël, e.version="2.3.0",e.eve=t; Immutable 4, B={version:"4.3.5",Collection:I,Iterable:I,Seq:F,...
+	after("fabric", `fabric=fabric||{version:"`, `fabric=fabric\|\|\{version:"`+ver+`"\}`),
+	signature("toastr", `",warning:`, `subscribe:[\w$]{1,4},success:[\w$]{1,4},version:"`+ver+`",warning:`),
+	signature("alpinejs", `",flushAndStopDeferringMutations:`, `version:"`+ver+`",flushAndStopDeferringMutations:`),
+	signature("alpinejs", `pauseMutationObserver:`, `version:\s?"`+ver+`",\s{0,12}pauseMutationObserver:`),
+	signature("mithril", `.vnode=`, `\.buildQueryString=[\w$]{1,4};[\w$]{1,4}\.version="`+ver+`";[\w$]{1,4}\.vnode=`),
+	after("inferno", `.rerender=`, `\.rerender=[\w$]{1,4},[\w$]{1,4}\.version="`+ver+`"`),
+	signature("tippy.js", `.defaults=`, `\.version='`+ver+`',[\w$]{1,4}\.browser=[\w$]{1,4},[\w$]{1,4}\.defaults=`),
+	signature("raphael", `.eve=`, `\.version="`+ver+`",[\w$]{1,4}\.eve=`),
+	signature("immutable", `,Seq:`, `\{version:"`+ver+`",Collection:[\w$]{1,4},Iterable:[\w$]{1,4},Seq:`),
 	// CodeMirror 5 built with rollup: CodeMirror$1.version = "5.40.0";
 	after("codemirror", "CodeMirror$1.version", `CodeMirror\$1\.version\s?=\s?["']`+ver+`["']`),
 	// core-js's shared store: ("versions",[]).push({version:"3.6.5",mode:"global",copyright:"© 2020 Denis Pushkarev

@@ -207,6 +207,19 @@ func TestFind_Synthetic(t *testing.T) {
 		{"gsap2", "TweenMax.min.js", "/*!\n * VERSION: 2.1.3\n * DATE: 2019-05-17\n * UPDATES AND DOCS AT: http://greensock.com\n", []string{"gsap@2.1.3"}},
 		{"version_other_project", "app.js", "/*!\n * VERSION: 2.1.3\n * DATE: 2019-05-17\n * UPDATES AND DOCS AT: http://example.com\n", nil},
 		{"flickity", "flickity.pkgd.min.js", "/*!\n * Flickity PACKAGED v3.0.0\n * Touch, responsive, flickable carousels\n", []string{"flickity@3.0.0"}},
+		// Version constants alone (npm's fabric 5.3.0, toastr 2.1.4, alpinejs
+		// 3.13.10 and 2.8.2, mithril 1.1.6, inferno 8.2.3, tippy.js 2.6.0,
+		// raphael 2.3.0, immutable 4.3.5).
+		{"fabric", "fabric.min.js", `var fabric=fabric||{version:"5.3.0"};"undefined"!=typeof exports?exports.fabric=fabric:`, []string{"fabric@5.3.0"}},
+		{"toastr", "lib84.js", `clear:c,remove:l,error:t,getContainer:r,info:n,options:{},subscribe:s,success:i,version:"2.1.4",warning:a}`, []string{"toastr@2.1.4"}},
+		{"alpine3", "cdn.min.js", `get raw(){return st},version:"3.13.10",flushAndStopDeferringMutations:Ri,dontAutoEvaluateFunctions:`, []string{"alpinejs@3.13.10"}},
+		{"alpine2", "alpine.js", "  const Alpine = {\n    version: \"2.8.2\",\n    pauseMutationObserver: false,\n", []string{"alpinejs@2.8.2"}},
+		{"mithril1", "mithril.min.js", `D.route=U;D.withAttr=I;D.render=H.render;D.redraw=M.redraw;D.request=P.request;D.jsonp=P.jsonp;D.parseQueryString=G;D.buildQueryString=F;D.version="1.1.6";D.vnode=B;`, []string{"mithril@1.1.6"}},
+		{"inferno", "inferno.min.js", `e.linkEvent=function(e,t){},e.render=An,e.rerender=On,e.version="8.2.3"}));`, []string{"inferno@8.2.3"}},
+		{"tippy2", "tippy.all.min.js", `_t.version='2.6.0',_t.browser=Ft,_t.defaults=Zt,_t.setDefaults=function(t){}`, []string{"tippy.js@2.6.0"}},
+		{"raphael", "raphael.min.js", `return e.version="2.3.0",e.eve=t,i=e},e.exports=r(`, []string{"raphael@2.3.0"}},
+		{"immutable4", "immutable.min.js", `B={version:"4.3.5",Collection:I,Iterable:I,Seq:F,Map:Te,OrderedMap:wr,List:ur}`, []string{"immutable@4.3.5"}},
+		{"version_other_api", "app.js", `{clear:c,subscribe:s,success:i,version:"2.1.4",error:a}`, nil},
 		// Plugins' banners and comments that name another library's version.
 		{"blockui_requires_jquery", "jquery.blockUI.js", "/*!\r\n * jQuery blockUI plugin\r\n * Version 2.70.0-2014.11.23\r\n * Requires jQuery v1.7 or later\r\n */", nil},
 		{"slick_extracted_from_jquery", "slick.js", "            // Strict HTML recognition (must start with <)\n            // Extracted from jQuery v1.11 source\n", nil},
