@@ -237,6 +237,8 @@ func TestReconcileOwners(t *testing.T) {
 		// does not take the version of the copy whose banner says 2.8.10.
 		{key: "npm:choices.js", version: "2.8.10", kind: "fingerprint", url: "/legacy/vendor/choices.js/choices.min.js", detail: "banner", confidence: 80},
 		{key: "npm:choices.js", kind: "fingerprint", url: "/vendor/choices.js/choices.min.js", detail: "script URL rule", confidence: 40, fromURL: true},
+		{key: "npm:tippy.js", version: "2.6.0", kind: "fingerprint", url: "/legacy/vendor/tippy.js/tippy.all.min.js", detail: "constant", confidence: 80},
+		{key: "npm:tippy.js", kind: "fingerprint", url: "/vendor/tippy.js/tippy-bundle.umd.min.js", detail: "script URL rule", confidence: 40, fromURL: true},
 		{key: "npm:highlight.js", version: "11.9.0", kind: "fingerprint", url: "/vendor/highlight.js/highlight.min.js", detail: "banner", confidence: 80},
 		{key: "npm:highlight.js", kind: "path", url: "/legacy/vendor/highlight.js/highlight.min.js", detail: "file name", confidence: 40, fromURL: true, ownFile: true},
 		{key: "npm:highlight.js", kind: "fingerprint", url: "/legacy/vendor/highlight.js/highlight.min.js", detail: "script URL rule", confidence: 40, fromURL: true},
@@ -245,7 +247,7 @@ func TestReconcileOwners(t *testing.T) {
 	for _, d := range reconcile(obs) {
 		got[d.Name+"@"+d.Version] = len(d.Evidence)
 	}
-	want := map[string]int{"Select2@4.0.3": 2, "Select2@4.1.0-rc.0": 1, "Slick@1.6.0": 1, "Slick@": 1, "Choices@2.8.10": 1, "Choices@": 1, "Highlight.js@11.9.0": 1, "Highlight.js@": 2}
+	want := map[string]int{"Select2@4.0.3": 2, "Select2@4.1.0-rc.0": 1, "Slick@1.6.0": 1, "Slick@": 1, "Choices@2.8.10": 1, "Choices@": 1, "Tippy.js@2.6.0": 1, "Tippy.js@": 1, "Highlight.js@11.9.0": 1, "Highlight.js@": 2}
 	if !maps(got, want) {
 		t.Errorf("reconcile = %v, want %v", got, want)
 	}

@@ -211,7 +211,8 @@ func leadingNumber(s string) (int, string) {
 }
 
 // namesOwnFile reports whether URL u's file is named as npm library key's
-// own (choices.min.js for choices.js, splide.min.js for @splidejs/splide):
+// own (choices.min.js for choices.js, splide.min.js for @splidejs/splide,
+// tippy-bundle.umd.min.js for tippy.js):
 // evidence its URL gives is that copy's, which may be another version than
 // the library's other copies.
 func namesOwnFile(u string, key productKey) bool {
@@ -225,7 +226,11 @@ func namesOwnFile(u string, key productKey) bool {
 	}
 	n := segmentName(path.Base(pu.Path), "")
 	own := npm[strings.LastIndexByte(npm, '/')+1:]
-	return n != "" && (n == strings.TrimSuffix(own, ".js") || n == own || fileNames[n] == npm)
+	short := strings.TrimSuffix(own, ".js")
+	// A build's name after the library's ("tippy-bundle.umd.min.js" for
+	// tippy.js) too, unless that name is another library's.
+	build := strings.HasPrefix(n, short+"-") && fileNames[n] == ""
+	return n != "" && (n == short || n == own || fileNames[n] == npm || build)
 }
 
 // versionedKey is the product a version of key is: Popper 1 is the npm
