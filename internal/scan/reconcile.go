@@ -212,9 +212,8 @@ func leadingNumber(s string) (int, string) {
 
 // namesOwnFile reports whether URL u's file is named as npm library key's
 // own (choices.min.js for choices.js, splide.min.js for @splidejs/splide,
-// tippy-bundle.umd.min.js for tippy.js):
-// evidence its URL gives is that copy's, which may be another version than
-// the library's other copies.
+// tippy-bundle.umd.min.js for tippy.js): evidence its URL gives is that
+// copy's, which may be another version than the library's other copies.
 func namesOwnFile(u string, key productKey) bool {
 	npm, ok := strings.CutPrefix(string(key), "npm:")
 	if !ok {
