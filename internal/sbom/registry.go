@@ -116,6 +116,7 @@ var registry = []struct {
 	{gradleBuild.name, Languages, newGradleBuild},                                         // build.gradle, build.gradle.kts where the project has no Gradle lockfile: Sentinel's reader (gradlebuild.go)
 	{sbtBuild.name, Languages, sbtBuild.factory()},                                        // build.sbt and project/*.scala: Sentinel's reader (sbt.go)
 	{pyproject.name, Languages, pyproject.factory()},                                      // pyproject.toml where no lockfile or requirements.txt is beside: Sentinel's reader (pyproject.go)
+	{pipfile.name, Languages, pipfile.factory()},                                          // Pipfile where no Pipfile.lock, other lockfile or requirements.txt is beside: Sentinel's reader (pipfile.go)
 	{setupPy.name, Languages, setupPy.factory()},                                          // setup.py, setup.cfg where no lockfile, requirements.txt or pyproject.toml dependencies are beside: Sentinel's reader (setuppy.go)
 	{conanfile.name, Languages, conanfile.factory()},                                      // conanfile.txt, conanfile.py where no conan.lock is beside: Sentinel's reader (conanfile.go)
 	{conanlock.Name, Languages, wrap[conanLock](conanlock.New)},                           // conan.lock v1 and v2, with user/channel and build requirements (conanlock.go)

@@ -62,6 +62,7 @@ func TestRegistry(t *testing.T) {
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
 		"python/pyproject":                   {"pyproject.toml", "libs/core/pyproject.toml"},
+		"python/pipfile":                     {"Pipfile", "api/Pipfile"},
 		"python/setuptools":                  {"setup.py", "pkg/setup.cfg"},
 		"dotnet/packagesconfig":              {"packages.config"},
 		"dotnet/msbuild":                     {"App.csproj", "src/Lib.fsproj", "Legacy.vbproj", "Directory.Packages.props", "Directory.Build.props", "src/Directory.Build.targets"},
