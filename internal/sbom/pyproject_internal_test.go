@@ -39,16 +39,18 @@ func TestPythonRequirement(t *testing.T) {
 	}
 }
 
-// FuzzPyproject: any bytes read as a pyproject.toml, or as a Pipfile (TOML
-// too), fail with an error or give named packages.
+// FuzzPyproject: any bytes read as a pyproject.toml, or as the other TOML
+// files Sentinel reads itself (a Pipfile, a Gopkg.lock), fail with an error
+// or give named packages.
 func FuzzPyproject(f *testing.F) {
 	f.Add([]byte("[project]\ndependencies = [\"flask>=2.0\", \"requests==2.25.0\"]\n[project.optional-dependencies]\ntest = [\"pytest==7.0\"]\n"))
 	f.Add([]byte("[tool.poetry.dependencies]\npython = \"^3.8\"\nrequests = \"^2.0\"\ncelery = {version = \"^4.3\", extras = [\"redis\"]}\n[tool.poetry.group.dev.dependencies]\nblack = \"*\"\n"))
 	f.Add([]byte("[dependency-groups]\ndev = [\"ruff==0.4.0\", {include-group = \"test\"}]\n"))
 	f.Add([]byte("[project]\ndependencies = [\"x @ git+https://github.com/a/x@v1.2.3\"]\n[tool.poetry.dependencies]\ny = {git = \"https://github.com/a/y\", tag = \"2.0.0\"}\n"))
 	f.Add([]byte("[packages]\nrequests = \"==2.18.0\"\nraven = {extras = [\"flask\"], version = \"==5.27.1\"}\nx = {git = \"https://github.com/a/x.git\", ref = \"v0.1.2\"}\n[dev-packages]\npytest = \"*\"\n[docs]\nfuro = \">=2024.1\"\n"))
+	f.Add([]byte("[[projects]]\n  name = \"github.com/a/b\"\n  revision = \"5cbcec7\"\n  version = \"v2.1.0\"\n[[projects]]\n  branch = \"master\"\n  name = \"golang.org/x/sys\"\n  revision = \"1250054\"\n  source = \"github.com/fork/sys\"\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for name, read := range map[string]func(*filesystem.ScanInput, []byte) ([]*extractor.Package, error){"pyproject.toml": readPyproject, "Pipfile": readPipfile} {
+		for name, read := range map[string]func(*filesystem.ScanInput, []byte) ([]*extractor.Package, error){"pyproject.toml": readPyproject, "Pipfile": readPipfile, "Gopkg.lock": readGopkgLock} {
 			pkgs, err := read(&filesystem.ScanInput{Path: name}, b)
 			if err != nil {
 				continue

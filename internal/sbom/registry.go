@@ -90,6 +90,7 @@ var registry = []struct {
 	{pipfilelock.Name, Languages, wrap[pipfileLock](pipfilelock.New)},                     // Pipfile.lock, with its git dependencies
 	{wheelegg.Name, Languages, wrap[pythonInstalled](wheelegg.New)},                       // site-packages/*.dist-info/METADATA, *.egg-info/PKG-INFO: installed distributions (pyinstalled.go)
 	{uvlock.Name, Languages, uvlock.New},                                                  // uv.lock
+	{gopkgLock.name, Languages, gopkgLock.factory()},                                      // Gopkg.lock (dep) where no go.mod is beside: Sentinel's reader (gopkglock.go)
 	{gomod.Name, Languages, gomod.New},                                                    // go.mod (+ go.sum for go < 1.17)
 	{pomxml.Name, Languages, newPOMXML},                                                   // pom.xml, offline: parents (pomparent.go) and imported BOMs (pomimport.go) from the tree or the local repository
 	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile

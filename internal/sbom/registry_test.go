@@ -45,6 +45,7 @@ func TestRegistry(t *testing.T) {
 		"python/pipfilelock":                 {"Pipfile.lock"},
 		"python/uvlock":                      {"uv.lock"},
 		"go/gomod":                           {"go.mod"},
+		"go/gopkglock":                       {"Gopkg.lock", "src/app/Gopkg.lock"},
 		"java/pomxml":                        {"pom.xml"},
 		"java/gradlelockfile":                {"gradle.lockfile", "buildscript-gradle.lockfile", "settings-gradle.lockfile", "app.gradle.lockfile", "gradle/locks/bip39-lib-gradle.lockfile"},
 		"rust/cargolock":                     {"Cargo.lock"},
