@@ -322,14 +322,13 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			unversioned = append(unversioned, comp.Name)
 			continue
 		}
-		if comp.Ecosystem == "" { // pkg:github, pkg:conda, pkg:oci: no OSV ecosystem
+		if comp.Ecosystem == "" { // pkg:docker, pkg:github, pkg:conda: no OSV ecosystem
+			// End-of-life data (a pkg:docker/library/python image) and
+			// the service's indicators may name any purl: asked, and
+			// counted as checked only if one answers.
 			untyped = append(untyped, comp.Purl)
-			if offline != nil {
-				uncovered++
-				continue
-			}
-			// The service's indicators may name any purl: asked, and
-			// counted as checked only if one matches.
+			purls = append(purls, comp.Purl)
+			continue
 		}
 		if have != nil && !have[purl.BaseEcosystem(comp.Ecosystem)] {
 			uncovered++ // warned of by missingEcosystems
@@ -341,7 +340,7 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 		purls = append(purls, comp.Purl)
 	}
 	if len(untyped) > 0 {
-		warnings = append(warnings, fmt.Sprintf("%d components are of package types that no advisory database covers (%s), so they were not checked",
+		warnings = append(warnings, fmt.Sprintf("%d components are of package types that no advisory database covers (%s), so they were checked against end-of-life data and indicators only",
 			len(untyped), strings.Join(untyped[:min(len(untyped), 5)], ", ")+ciMore(len(untyped)-5)))
 	}
 	if len(unversioned) > 0 {
@@ -373,12 +372,12 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 	if in.Host, err = c.hostname(); err != nil {
 		in.Host = ""
 	}
+	var ecosystems []string
 	if offline != nil {
 		in.Intel = offline.info
 		in.Results, err = offline.match(ctx, purls)
 	} else {
 		in.Intel = report.Intel{Mode: "service", Source: o.server}
-		var ecosystems []string
 		in.Results, ecosystems, err = c.ciGate(ctx, base, o.apiKey, project, purls)
 		if len(ecosystems) > 0 {
 			have := map[string]bool{}
@@ -387,24 +386,25 @@ func (c *Command) ciCmd(ctx context.Context, args []string) error {
 			}
 			warnings = append(warnings, missingEcosystems(have, res.Components, "the service", "ask its operator to sync %s (--intel-ecosystems)")...)
 		}
-		// Components no advisories cover were not checked, unless an
-		// indicator matched them: not counted as checked.
-		eco := make(map[string]string, len(res.Components))
-		for _, c := range res.Components {
-			eco[c.Purl] = purl.BaseEcosystem(c.Ecosystem)
-		}
-		in.Results = slices.DeleteFunc(in.Results, func(r sentinel.MatchResult) bool {
-			e, ok := eco[r.Purl]
-			if ok && len(r.Matches) == 0 && r.Error == "" && (e == "" || len(ecosystems) > 0 && !slices.Contains(ecosystems, e)) {
-				in.Uncovered++
-				return true
-			}
-			return false
-		})
 	}
 	if err != nil {
 		return err
 	}
+	// Components no advisories cover were not checked, unless an
+	// indicator matched them or end-of-life data knows their release:
+	// not counted as checked.
+	eco := make(map[string]string, len(res.Components))
+	for _, c := range res.Components {
+		eco[c.Purl] = purl.BaseEcosystem(c.Ecosystem)
+	}
+	in.Results = slices.DeleteFunc(in.Results, func(r sentinel.MatchResult) bool {
+		e, ok := eco[r.Purl]
+		if ok && len(r.Matches) == 0 && r.Error == "" && (e == "" && r.EOL == nil || e != "" && len(ecosystems) > 0 && !slices.Contains(ecosystems, e)) {
+			in.Uncovered++
+			return true
+		}
+		return false
+	})
 	if o.scan.omitDev {
 		var n, kept int
 		in.Results, n, kept = ciOmitDevelopment(res, in.Results)
