@@ -22,8 +22,8 @@ import (
 // in the CISA catalog). A ref that is a commit, pinned as hardening guides
 // ask, is read with the release its comment names ("@<sha> # v4.1.1"):
 // the version is v4.1.1, and the purl's vcs_url keeps the commit. Local
-// actions ("./.github/actions/x") and container images ("docker://...")
-// are not packages.
+// actions ("./.github/actions/x") are not packages; a step run in a
+// container image ("docker://alpine:3.8") is that image, pkg:docker.
 
 // actions is the extractor.
 var actions = ownExtractor{name: "githubactions/workflow", required: workflowFile, read: readWorkflow}
@@ -62,6 +62,14 @@ func readWorkflow(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, err
 	var pkgs []*extractor.Package
 	seen := map[string]bool{}
 	for _, u := range uses {
+		if ref, ok := strings.CutPrefix(strings.TrimSpace(u.value), "docker://"); ok {
+			// A step run in a container image (images.go).
+			if p, ok := imagePackage(ref, in.Path); ok && !seen["docker:"+p.Name+"@"+p.Version] {
+				seen["docker:"+p.Name+"@"+p.Version] = true
+				pkgs = append(pkgs, p)
+			}
+			continue
+		}
 		a, ok := parseUses(u.value, u.comment)
 		if !ok || seen[a.name+"@"+a.version+"@"+a.commit] {
 			continue

@@ -58,6 +58,21 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		pu.Namespace, pu.Name, _ = strings.Cut(p.Name, "/")
 	}
 	name := p.Name
+	typ := "library"
+	if pu.Type == "docker" {
+		// A container image (images.go): "<namespace>/<name>", from
+		// another registry than Docker Hub with its repository_url.
+		typ, eco = "container", ""
+		pu.Namespace, pu.Name = "", name
+		if i := strings.LastIndexByte(name, '/'); i >= 0 {
+			pu.Namespace, pu.Name = name[:i], name[i+1:]
+		}
+		pu.Qualifiers = nil
+		if m, ok := p.Metadata.(*imageMeta); ok {
+			pu.Qualifiers = append(pu.Qualifiers, packageurl.Qualifier{Key: "repository_url", Value: m.registry})
+		}
+		name = pu.Name
+	}
 	if pu.Type == "swift" {
 		// scalibr names a SwiftPM package by its whole location
 		// ("github.com/apple/swift-nio"); in its purl the host and owner
@@ -105,7 +120,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 		Ecosystem: eco,
 		Name:      name,
 		Version:   p.Version,
-		Type:      "library",
+		Type:      typ,
 		Locations: []string{loc},
 		Licenses:  p.Licenses,
 	}

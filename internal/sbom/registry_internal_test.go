@@ -326,3 +326,25 @@ func FuzzComposerInstalled(f *testing.F) {
 		annotate(context.Background(), nil, composerInstalledPath, b, nil, comps)
 	})
 }
+
+// FuzzImages: any bytes read as a Dockerfile or a Compose file fail with an
+// error or give images named by a valid repository path and a version.
+func FuzzImages(f *testing.F) {
+	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), false)
+	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), true)
+	f.Fuzz(func(t *testing.T, b []byte, compose bool) {
+		name := "Dockerfile"
+		if compose {
+			name = "compose.yaml"
+		}
+		pkgs, err := readImages(&filesystem.ScanInput{Path: name}, b)
+		if err != nil {
+			return
+		}
+		for _, p := range pkgs {
+			if p.Version == "" || !imageRepo().MatchString(p.Name) {
+				t.Fatalf("image %q at %q", p.Name, p.Version)
+			}
+		}
+	})
+}

@@ -18,7 +18,7 @@ import (
 	"github.com/sentinel-sca/sentinel/internal/evidence"
 )
 
-// TestEndOfLifeFindings submits an SBOM of five components whose release
+// TestEndOfLifeFindings submits an SBOM of six components whose release
 // cycles endoflife.date lists as past end of life, some of them also
 // vulnerable, and expects one CWE-1104 finding for each, listed by
 // GET /v1/findings?cwe=CWE-1104 and counted by the SA-22 row of the
@@ -32,6 +32,7 @@ func TestEndOfLifeFindings(t *testing.T) {
 		"pkg:pypi/django@3.2.25",
 		"pkg:maven/org.apache.logging.log4j/log4j-core@2.12.4",
 		"pkg:npm/jquery@1.12.4",
+		"pkg:docker/library/python@3.7-slim", // a base image: no advisory database, end-of-life data all the same
 	}
 	var comps []string
 	for i, p := range purls {

@@ -1,0 +1,244 @@
+package sbom
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/google/osv-scalibr/extractor"
+	"github.com/google/osv-scalibr/extractor/filesystem"
+	"gopkg.in/yaml.v3"
+)
+
+// Container images a project builds on or runs beside: the base images of
+// its Dockerfiles (every FROM of every stage, not the stages themselves),
+// the images of its Compose files (services.*.image), and the images its
+// GitHub workflows run as steps ("uses: docker://...", actions.go). Each
+// is a component pkg:docker/<namespace>/<name>@<tag>, a Docker Hub
+// official image in the "library" namespace as endoflife.date names it
+// (pkg:docker/library/python), another registry's as repository_url. No
+// advisory database covers images, but end-of-life data does: a python:3.7
+// or node:14-alpine base image is past end of life, and says so.
+//
+// A reference whose tag comes from a build argument with no default
+// (FROM node:${NODE_VERSION}) names no image that can be known here and is
+// left out; one without a tag is "latest"; one pinned by digest only has
+// the digest as its version.
+
+var images = ownExtractor{name: "containers/images", required: imageFile, read: readImages}
+
+// imageFile reports whether p is a Dockerfile (Dockerfile, Containerfile,
+// Dockerfile.prod, app.dockerfile) or a Compose file (compose.yaml,
+// docker-compose.yml, docker-compose.override.yml, compose-dev.yaml).
+func imageFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	switch {
+	case strings.HasSuffix(b, ".dockerignore"):
+		return false
+	case b == "dockerfile" || b == "containerfile" || strings.HasPrefix(b, "dockerfile.") || strings.HasSuffix(b, ".dockerfile"):
+		return true
+	}
+	return composeFile(b)
+}
+
+// composeFile reports whether base (lower case) names a Compose file.
+func composeFile(base string) bool {
+	ext := path.Ext(base)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	stem := strings.TrimSuffix(base, ext)
+	for _, s := range []string{"compose", "docker-compose"} {
+		if rest, ok := strings.CutPrefix(stem, s); ok && (rest == "" || rest[0] == '.' || rest[0] == '-') {
+			return true // compose.yaml, docker-compose.override.yml, compose-dev.yaml
+		}
+	}
+	return false
+}
+
+func readImages(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	var refs []string
+	if composeFile(strings.ToLower(path.Base(in.Path))) {
+		var doc struct {
+			Services map[string]struct {
+				Image string `yaml:"image"`
+			} `yaml:"services"`
+		}
+		if err := yaml.Unmarshal(b, &doc); err != nil {
+			return nil, fmt.Errorf("not a Compose file: %w", err)
+		}
+		for _, s := range doc.Services {
+			refs = append(refs, s.Image)
+		}
+		slices.Sort(refs)
+	} else {
+		refs = dockerfileBases(b)
+	}
+	var pkgs []*extractor.Package
+	seen := map[string]bool{}
+	for _, r := range refs {
+		p, ok := imagePackage(r, in.Path)
+		if !ok || seen[p.Name+"@"+p.Version] {
+			continue
+		}
+		seen[p.Name+"@"+p.Version] = true
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// dockerfileBases returns the images a Dockerfile's FROM instructions
+// name, build arguments declared before the first FROM substituted with
+// their defaults, stages ("FROM build AS final") and scratch left out.
+func dockerfileBases(b []byte) []string {
+	args := map[string]string{}
+	stages := map[string]bool{"scratch": true}
+	var out []string
+	seenFrom := false
+	for _, line := range dockerfileInstructions(b) {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch strings.ToUpper(f[0]) {
+		case "ARG":
+			if seenFrom {
+				continue // a stage's own argument: not in FROM's scope
+			}
+			for _, a := range f[1:] {
+				if k, v, ok := strings.Cut(a, "="); ok {
+					args[k] = strings.Trim(v, `"'`)
+				}
+			}
+		case "FROM":
+			seenFrom = true
+			rest := f[1:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "--") {
+				rest = rest[1:] // --platform=$BUILDPLATFORM
+			}
+			if len(rest) == 0 {
+				continue
+			}
+			ref := expandArgs(rest[0], args)
+			if !stages[strings.ToLower(ref)] {
+				out = append(out, ref)
+			}
+			if len(rest) >= 3 && strings.EqualFold(rest[1], "AS") {
+				stages[strings.ToLower(rest[2])] = true
+			}
+		}
+	}
+	return out
+}
+
+// dockerfileInstructions splits a Dockerfile into its instructions: lines
+// continued with a trailing backslash joined, comments and blank lines
+// left out.
+func dockerfileInstructions(b []byte) []string {
+	var out []string
+	var cur strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "#") || line == "" && cur.Len() == 0 {
+			continue
+		}
+		if s, ok := strings.CutSuffix(line, `\`); ok {
+			cur.WriteString(s)
+			cur.WriteByte(' ')
+			continue
+		}
+		cur.WriteString(line)
+		out = append(out, cur.String())
+		cur.Reset()
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// dockerArg matches a build argument reference: $NAME, ${NAME},
+// ${NAME:-default}, ${NAME-default}.
+var dockerArg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))`)
+})
+
+// expandArgs substitutes the build arguments of s; one without a value
+// stays as written (imagePackage then leaves the reference out).
+func expandArgs(s string, args map[string]string) string {
+	re := dockerArg()
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		g := re.FindStringSubmatch(m)
+		name := g[1] + g[3]
+		if v, ok := args[name]; ok && v != "" {
+			return v
+		}
+		if g[2] != "" {
+			return g[2]
+		}
+		return m
+	})
+}
+
+// imageMeta is where an image comes from: its registry, when not Docker
+// Hub, for the purl's repository_url.
+type imageMeta struct{ registry string }
+
+// IsProtoable implements scalibr's metadata marker; Sentinel never
+// converts it to a protocol buffer.
+func (*imageMeta) IsProtoable() {}
+
+// imagePackage reads an image reference ("python:3.12-slim",
+// "ghcr.io/owner/app:v1@sha256:...", "localhost:5000/app") as a package
+// named "<namespace>/<name>", or reports false for one that is not a
+// complete reference.
+func imagePackage(ref, loc string) (*extractor.Package, bool) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" || strings.ContainsAny(ref, "${} \t") {
+		return nil, false
+	}
+	ref, digest, _ := strings.Cut(ref, "@")
+	repo, tag := ref, ""
+	if i := strings.LastIndexByte(ref, ':'); i > strings.LastIndexByte(ref, '/') {
+		repo, tag = ref[:i], ref[i+1:]
+	}
+	registry := ""
+	if first, rest, ok := strings.Cut(repo, "/"); ok && (strings.ContainsAny(first, ".:") || first == "localhost") {
+		registry, repo = strings.ToLower(first), rest
+	}
+	switch registry {
+	case "docker.io", "index.docker.io", "registry-1.docker.io", "registry.hub.docker.com":
+		registry = ""
+	}
+	if registry == "" && !strings.Contains(repo, "/") {
+		repo = "library/" + repo
+	}
+	if repo == "" || strings.HasSuffix(repo, "/") || !imageRepo().MatchString(repo) {
+		return nil, false
+	}
+	version := tag
+	if version == "" {
+		version = digest
+	}
+	if version == "" {
+		version = "latest"
+	}
+	p := &extractor.Package{Name: repo, Version: version, PURLType: "docker", Location: extractor.LocationFromPath(loc)}
+	if registry != "" {
+		p.Metadata = &imageMeta{registry: registry}
+	}
+	return p, true
+}
+
+// imageRepo is an image repository's path: lower-case components of
+// letters, digits and separators.
+var imageRepo = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*$`)
+})
