@@ -23,7 +23,9 @@ import (
 // ask, is read with the release its comment names ("@<sha> # v4.1.1"):
 // the version is v4.1.1, and the purl's vcs_url keeps the commit. Local
 // actions ("./.github/actions/x") are not packages; a step run in a
-// container image ("docker://alpine:3.8") is that image, pkg:docker.
+// container image ("docker://alpine:3.8"), a job's container and service
+// containers, and a Docker action's "docker://" image are those images,
+// pkg:docker (images.go).
 
 // actions is the extractor.
 var actions = ownExtractor{name: "githubactions/workflow", required: workflowFile, read: readWorkflow}
@@ -104,8 +106,20 @@ func workflowUses(b []byte) ([]use, error) {
 			return
 		}
 		if n.Kind == yaml.MappingNode {
+			job := mappingHas(n, "runs-on") || mappingHas(n, "steps")
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
+				if job && (k.Value == "container" || k.Value == "services") {
+					// A job's container and its service containers
+					// ("container: node:18", "services: {redis: {image:
+					// redis:7}}"): images, as a docker:// step's.
+					out = append(out, jobImages(k.Value, v)...)
+					continue
+				}
+				if k.Value == "image" && v.Kind == yaml.ScalarNode && strings.HasPrefix(v.Value, "docker://") {
+					out = append(out, use{value: v.Value}) // a Docker action's runs.image
+					continue
+				}
 				if k.Value == "uses" && v.Kind == yaml.ScalarNode {
 					c := v.LineComment
 					if c == "" {
@@ -124,6 +138,46 @@ func workflowUses(b []byte) ([]use, error) {
 	}
 	walk(&root, 0)
 	return out, nil
+}
+
+// mappingHas reports whether the mapping node n has the key k.
+func mappingHas(n *yaml.Node, k string) bool {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == k {
+			return true
+		}
+	}
+	return false
+}
+
+// jobImages are the images of a job's "container" (an image, or a mapping
+// with one) or "services" (a mapping of such mappings), as docker:// uses.
+func jobImages(key string, v *yaml.Node) []use {
+	image := func(n *yaml.Node) []use {
+		switch {
+		case n.Kind == yaml.ScalarNode && n.Value != "":
+			return []use{{value: "docker://" + n.Value}}
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == "image" && n.Content[i+1].Kind == yaml.ScalarNode && n.Content[i+1].Value != "" {
+					return []use{{value: "docker://" + n.Content[i+1].Value}}
+				}
+			}
+		}
+		return nil
+	}
+	if key == "container" {
+		return image(v)
+	}
+	var out []use
+	if v.Kind == yaml.MappingNode {
+		for i := 1; i < len(v.Content); i += 2 {
+			if v.Content[i].Kind == yaml.MappingNode {
+				out = append(out, image(v.Content[i])...)
+			}
+		}
+	}
+	return out
 }
 
 // actionRef is an action a workflow uses.

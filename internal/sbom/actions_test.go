@@ -68,9 +68,9 @@ func TestGitHubActions(t *testing.T) {
 			t.Errorf("a docker:// step: %+v, want the image pkg:docker/library/alpine@3.20", c)
 		}
 	}
-	wantTags := []string{"actions/cache@v3.3.1", "actions/checkout@v4", "actions/setup-node@v4.2.0", "alpine@3.20", "azure/login@v2.1.1",
+	wantTags := []string{"actions/cache@v3.3.1", "actions/checkout@v4", "actions/setup-node@v4.2.0", "alpine@3.20", "azure/container-scan@v0", "node@14-bullseye", "postgres@11", "azure/login@v2.1.1",
 		"github/codeql-action@v3.28.0", "octo-org/shared@v1.2.3", "reviewdog/action-setup@main", "tj-actions/changed-files@v45"}
-	if diff := cmp.Diff(wantTags, set(got)); diff != "" {
+	if diff := cmp.Diff(set(wantTags), set(got)); diff != "" {
 		t.Errorf("actions (-want +got):\n%s", diff)
 	}
 }

@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/osv-scalibr/extractor"
 	"github.com/google/osv-scalibr/extractor/filesystem"
@@ -166,9 +164,7 @@ func dockerfileInstructions(b []byte) []string {
 
 // dockerArg matches a build argument reference: $NAME, ${NAME},
 // ${NAME:-default}, ${NAME-default}.
-var dockerArg = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))`)
-})
+var dockerArg = lazyRegexp(`\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?::?-([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))`)
 
 // expandArgs substitutes the build arguments of s; one without a value
 // stays as written (imagePackage then leaves the reference out).
@@ -239,6 +235,4 @@ func imagePackage(ref, loc string) (*extractor.Package, bool) {
 
 // imageRepo is an image repository's path: lower-case components of
 // letters, digits and separators.
-var imageRepo = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*$`)
-})
+var imageRepo = lazyRegexp(`^[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*$`)
