@@ -56,6 +56,10 @@ import (
 	"github.com/google/osv-scalibr/extractor/filesystem/os/dpkg"
 	dpkgmeta "github.com/google/osv-scalibr/extractor/filesystem/os/dpkg/metadata"
 	"github.com/google/osv-scalibr/extractor/filesystem/os/rpm"
+	"github.com/google/osv-scalibr/extractor/filesystem/runtime/asdf"
+	"github.com/google/osv-scalibr/extractor/filesystem/runtime/mise"
+	"github.com/google/osv-scalibr/extractor/filesystem/runtime/nodejs/nodeversion"
+	"github.com/google/osv-scalibr/extractor/filesystem/runtime/nodejs/nvm"
 	"gopkg.in/yaml.v3"
 )
 
@@ -126,6 +130,11 @@ var registry = []struct {
 	{stacklock.Name, Languages, stacklock.New},                                            // stack.yaml.lock (Haskell)
 	{cabal.Name, Languages, cabal.New},                                                    // cabal.project.freeze (Haskell)
 	{manifesttoml.Name, Languages, wrap[juliaManifest](manifesttoml.New)},                 // Julia Manifest.toml, with each package's uuid
+	{nvm.Name, Languages, wrap[runtimeTools](nvm.New)},                                    // .nvmrc: the Node.js release a project runs on, as pkg:generic/node (runtimes.go)
+	{nodeversion.Name, Languages, wrap[runtimeTools](nodeversion.New)},                    // .node-version
+	{asdf.Name, Languages, wrap[runtimeTools](asdf.New)},                                  // asdf's .tool-versions: Node.js, Python, Ruby, PHP, Go and other tools
+	{mise.Name, Languages, wrap[runtimeTools](mise.New)},                                  // mise.toml, .mise/config.toml and mise's other configuration files
+	{runtimeFiles.name, Languages, runtimeFiles.factory()},                                // .python-version, runtime.txt, .ruby-version, .go-version: Sentinel's reader (runtimes.go)
 	{dpkg.Name, OSPackages, newDpkg},                                                      // var/lib/dpkg/status, var/lib/dpkg/status.d/*
 	{apk.Name, OSPackages, apk.New},                                                       // lib/apk/db/installed
 	{rpm.Name, OSPackages, rpm.New},                                                       // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...

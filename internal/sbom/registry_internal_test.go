@@ -327,23 +327,29 @@ func FuzzComposerInstalled(f *testing.F) {
 	})
 }
 
-// FuzzImages: any bytes read as a Dockerfile or a Compose file fail with an
-// error or give images named by a valid repository path and a version.
-func FuzzImages(f *testing.F) {
-	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), false)
-	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), true)
-	f.Fuzz(func(t *testing.T, b []byte, compose bool) {
-		name := "Dockerfile"
-		if compose {
-			name = "compose.yaml"
+// FuzzProjectFiles: any bytes read as a Dockerfile, a Compose file or a
+// runtime version file fail with an error or give packages with a name and
+// a version (an image's a valid repository path).
+func FuzzProjectFiles(f *testing.F) {
+	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version"}
+	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), uint8(0))
+	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), uint8(1))
+	f.Add([]byte("3.11.4\npypy3.9-7.3.9 # other\nsystem\n"), uint8(2))
+	f.Add([]byte("python-3.7.13\n"), uint8(3))
+	f.Add([]byte("ruby-2.7.2\n"), uint8(4))
+	f.Fuzz(func(t *testing.T, b []byte, which uint8) {
+		name := names[int(which)%len(names)]
+		read := readImages
+		if isRuntimeFile(name) {
+			read = readRuntimeFile
 		}
-		pkgs, err := readImages(&filesystem.ScanInput{Path: name}, b)
+		pkgs, err := read(&filesystem.ScanInput{Path: name}, b)
 		if err != nil {
 			return
 		}
 		for _, p := range pkgs {
-			if p.Version == "" || !imageRepo().MatchString(p.Name) {
-				t.Fatalf("image %q at %q", p.Name, p.Version)
+			if p.Name == "" || p.Version == "" || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
+				t.Fatalf("%s: package %q at %q", name, p.Name, p.Version)
 			}
 		}
 	})
