@@ -165,6 +165,32 @@ func TestExtractOSPackages(t *testing.T) {
 		})
 	}
 
+	t.Run("azurelinux_distroless_manifest", func(t *testing.T) {
+		res := mustExtract(t, filepath.Join("testdata", "os", "azurelinux-distroless"))
+		want := []string{
+			"pkg:rpm/azurelinux/filesystem@1.1-9.cm2?arch=x86_64&distro=mariner-2.0&upstream=filesystem-1.1-9.cm2.src.rpm",
+			"pkg:rpm/azurelinux/glibc@2.35-2.cm2?arch=x86_64&distro=mariner-2.0&upstream=glibc-2.35-2.cm2.src.rpm",
+			"pkg:rpm/azurelinux/mariner-release@2.0-12.cm2?arch=noarch&distro=mariner-2.0&upstream=mariner-release-2.0-12.cm2.src.rpm",
+			"pkg:rpm/azurelinux/openssl-libs@1.1.1k-15.cm2?arch=x86_64&distro=mariner-2.0&upstream=openssl-1.1.1k-15.cm2.src.rpm",
+		}
+		if diff := cmp.Diff(want, purlsOf(res)); diff != "" {
+			t.Errorf("purls mismatch (-want +got):\n%s", diff)
+		}
+		for _, c := range res.Components {
+			if c.Ecosystem != "Azure Linux:2.0" {
+				t.Errorf("%s: ecosystem %q, want Azure Linux:2.0", c.Purl, c.Ecosystem)
+			}
+		}
+		// A manifest that is not one (a name per line) is a file skipped
+		// with its reason, not packages without versions.
+		root := t.TempDir()
+		mustWrite(t, filepath.Join(root, "var", "lib", "rpmmanifest", "container-manifest-2"), []byte("glibc\nopenssl-libs\n"))
+		res = mustExtract(t, root)
+		if len(res.Components) != 0 || len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Error(), "tab-separated") {
+			t.Errorf("a broken manifest: %d components, errors %v", len(res.Components), res.Errors)
+		}
+	})
+
 	t.Run("rpm_berkeley_db", func(t *testing.T) {
 		res := mustExtract(t, filepath.Join("testdata", "os", "rpm-fedora32"))
 		want := []string{"pkg:rpm/fedora/hello@0.0.1-rls?arch=x86_64&distro=fedora-32&epoch=1&upstream=hello-0.0.1-rls.src.rpm"}

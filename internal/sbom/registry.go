@@ -138,6 +138,7 @@ var registry = []struct {
 	{dpkg.Name, OSPackages, newDpkg},                                                      // var/lib/dpkg/status, var/lib/dpkg/status.d/*
 	{apk.Name, OSPackages, apk.New},                                                       // lib/apk/db/installed
 	{rpm.Name, OSPackages, rpm.New},                                                       // var/lib/rpm/{Packages,Packages.db,rpmdb.sqlite}, usr/lib/sysimage/rpm/...
+	{rpmManifest.name, OSPackages, rpmManifest.factory()},                                 // var/lib/rpmmanifest/container-manifest-2: Azure Linux distroless images' package list (rpmmanifest.go)
 	{gobinary.Name, Binaries, wrap[goBinary](gobinary.New)},                               // Go programs' build information (binaries.go)
 	{archive.Name, Binaries, newJavaArchive},                                              // .jar, .war, .ear...: Maven's pom.properties inside, nested archives too (binaries.go)
 	{cargoauditable.Name, Binaries, wrap[rustBinary](cargoauditable.New)},                 // Rust programs built with cargo auditable: their crates (binaries.go)

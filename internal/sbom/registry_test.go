@@ -87,6 +87,7 @@ func TestRegistry(t *testing.T) {
 		"runtime/mise":                       {"mise.toml", ".mise/config.toml"},
 		"runtime/versionfiles":               {".python-version", "runtime.txt", ".ruby-version", "api/.go-version"},
 		"os/dpkg":                            {"var/lib/dpkg/status", "var/lib/dpkg/status.d/base"},
+		"os/rpmmanifest":                     {"var/lib/rpmmanifest/container-manifest-2"},
 		"os/apk":                             {"lib/apk/db/installed"},
 		"os/rpm":                             {"var/lib/rpm/Packages", "var/lib/rpm/rpmdb.sqlite", "usr/lib/sysimage/rpm/rpmdb.sqlite"},
 		"java/archive":                       {"opt/app/lib/commons-io-2.11.0.jar", "webapps/shop.war", "app.ear"},
