@@ -328,17 +328,18 @@ func FuzzComposerInstalled(f *testing.F) {
 }
 
 // FuzzProjectFiles: any bytes read as a Dockerfile, a Compose file, a
-// runtime version file or an Azure Linux RPM manifest fail with an error or
-// give packages with a name and a version (an image's a valid repository
-// path).
+// runtime version file, an Azure Linux RPM manifest or a deps.edn fail with an error or
+// give packages with a name and a version or a commit (an image's name a
+// valid repository path).
 func FuzzProjectFiles(f *testing.F) {
-	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2"}
+	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2", "deps.edn"}
 	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), uint8(0))
 	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), uint8(1))
 	f.Add([]byte("3.11.4\npypy3.9-7.3.9 # other\nsystem\n"), uint8(2))
 	f.Add([]byte("python-3.7.13\n"), uint8(3))
 	f.Add([]byte("ruby-2.7.2\n"), uint8(4))
 	f.Add([]byte("glibc\t2.35-2.cm2\t1653816591\t1653628955\tMicrosoft Corporation\t(none)\t10855265\tx86_64\t0\tglibc-2.35-2.cm2.src.rpm\n"), uint8(5))
+	f.Add([]byte("{:deps {org.clojure/clojure {:mvn/version \"1.10.2\"} a/b {:local/root \"b\"} io.github.c/d {:git/tag \"v1\" :git/sha \"abc\"}}\n :aliases {:test {:extra-deps {ring {:mvn/version \"1.9.0\"}}}}}"), uint8(6))
 	f.Fuzz(func(t *testing.T, b []byte, which uint8) {
 		name := names[int(which)%len(names)]
 		read := readImages
@@ -346,13 +347,15 @@ func FuzzProjectFiles(f *testing.F) {
 			read = readRuntimeFile
 		} else if isRPMManifest(name) {
 			read = readRPMManifest
+		} else if isDepsEDN(name) {
+			read = readDepsEDN
 		}
 		pkgs, err := read(&filesystem.ScanInput{Path: name}, b)
 		if err != nil {
 			return
 		}
 		for _, p := range pkgs {
-			if p.Name == "" || p.Version == "" || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
+			if p.Name == "" || p.Version == "" && p.SourceCode == nil || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
 				t.Fatalf("%s: package %q at %q", name, p.Name, p.Version)
 			}
 		}

@@ -74,6 +74,7 @@ func TestRegistry(t *testing.T) {
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"java/gradlebuild":                   {"build.gradle", "app/build.gradle.kts"},
+		"clojure/depsedn":                    {"deps.edn", "modules/api/deps.edn"},
 		"scala/sbt":                          {"build.sbt", "modules/core/build.sbt"},
 		"cpp/conanfile":                      {"conanfile.txt", "lib/conanfile.py"},
 		"cpp/conanlock":                      {"conan.lock"},
