@@ -236,3 +236,92 @@ func imagePackage(ref, loc string) (*extractor.Package, bool) {
 // imageRepo is an image repository's path: lower-case components of
 // letters, digits and separators.
 var imageRepo = lazyRegexp(`^[a-z0-9]+(?:[._-]+[a-z0-9]+)*(?:/[a-z0-9]+(?:[._-]+[a-z0-9]+)*)*$`)
+
+// k8sManifests reads the images of Kubernetes manifests: any YAML file
+// (not a workflow, Compose file or lockfile, which others read) whose
+// documents have an apiVersion and a kind, the images of their
+// containers, initContainers and ephemeralContainers wherever the
+// resource nests them (a Pod, a Deployment's template, a CronJob's job
+// template, an operator's custom resource). A YAML file that is no
+// manifest, or a template that is no YAML ("{{ .Values.image }}"), gives
+// nothing and no error: most YAML files are neither.
+var k8sManifests = ownExtractor{name: "kubernetes/manifests", required: k8sFile, read: readK8sManifests}
+
+// k8sFile reports whether p may be a Kubernetes manifest.
+func k8sFile(p string) bool {
+	ext := path.Ext(p)
+	if ext != ".yaml" && ext != ".yml" {
+		return false
+	}
+	b := path.Base(p)
+	return !workflowFile(p) && !composeFile(strings.ToLower(b)) && b != "pnpm-lock.yaml" && !strings.HasPrefix(b, ".")
+}
+
+// maxManifest is the largest YAML file read as a manifest.
+const maxManifest = 1 << 20
+
+func readK8sManifests(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error) {
+	if len(b) > maxManifest || !bytes.Contains(b, []byte("kind:")) || !bytes.Contains(b, []byte("image:")) {
+		return nil, nil
+	}
+	var refs []string
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	for {
+		var doc yaml.Node
+		if err := dec.Decode(&doc); err != nil {
+			break // the end, or no YAML (a template): what was read stands
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode || !mappingHas(root, "apiVersion") || !mappingHas(root, "kind") {
+			continue
+		}
+		refs = append(refs, containerImages(root, 0)...)
+	}
+	var pkgs []*extractor.Package
+	seen := map[string]bool{}
+	for _, r := range refs {
+		p, ok := imagePackage(r, in.Path)
+		if !ok || seen[p.Name+"@"+p.Version] {
+			continue
+		}
+		seen[p.Name+"@"+p.Version] = true
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+// containerImages returns the images of the container lists under n.
+func containerImages(n *yaml.Node, depth int) []string {
+	if depth > 32 {
+		return nil
+	}
+	var out []string
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i].Value, n.Content[i+1]
+			if (k == "containers" || k == "initContainers" || k == "ephemeralContainers") && v.Kind == yaml.SequenceNode {
+				for _, c := range v.Content {
+					if c.Kind != yaml.MappingNode {
+						continue
+					}
+					for j := 0; j+1 < len(c.Content); j += 2 {
+						if c.Content[j].Value == "image" && c.Content[j+1].Kind == yaml.ScalarNode {
+							out = append(out, c.Content[j+1].Value)
+						}
+					}
+				}
+				continue
+			}
+			out = append(out, containerImages(v, depth+1)...)
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			out = append(out, containerImages(c, depth+1)...)
+		}
+	}
+	return out
+}

@@ -89,6 +89,7 @@ var registry = []struct {
 	{packagejson.Name, Languages, wrap[npmInstalled](packagejson.New)},                    // node_modules/**/package.json where node_modules keeps no lockfile and the project has none (npminstalled.go)
 	{denoLock.name, Languages, denoLock.factory()},                                        // deno.lock v3-v5, its npm packages: Sentinel's reader (denolock.go)
 	{images.name, Languages, images.factory()},                                            // Dockerfile FROM images, Compose services' images: Sentinel's reader (images.go)
+	{k8sManifests.name, Languages, k8sManifests.factory()},                                // Kubernetes manifests (any YAML with apiVersion and kind): their containers' images (images.go)
 	{actions.name, Languages, actions.factory()},                                          // .github/workflows/*.yml and action.yml: the GitHub Actions they use (actions.go)
 	{requirements.Name, Languages, newRequirementsTxt},                                    // requirements*.txt, with requirements from git repositories
 	{poetrylock.Name, Languages, poetrylock.New},                                          // poetry.lock

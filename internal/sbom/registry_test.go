@@ -40,6 +40,7 @@ func TestRegistry(t *testing.T) {
 		"javascript/denolock":                {"deno.lock", "web/deno.lock"},
 		"javascript/packagejson":             {"node_modules/express/package.json", "app/node_modules/@types/node/package.json", "node_modules/send/node_modules/ms/package.json"},
 		"githubactions/workflow":             {".github/workflows/ci.yml", "sub/.github/workflows/release.yaml", "action.yml", ".github/actions/setup/action.yaml"},
+		"kubernetes/manifests":               {"k8s/deployment.yaml", "deploy/pod.yml", "manifests/app.yaml"},
 		"containers/images":                  {"Dockerfile", "docker/Dockerfile.prod", "app.dockerfile", "Containerfile", "docker-compose.yml", "compose.yaml", "deploy/docker-compose.override.yml"},
 		"python/requirements":                {"requirements.txt", "requirements-dev.txt"},
 		"python/poetrylock":                  {"poetry.lock"},
