@@ -15,8 +15,9 @@ import (
 
 // Container images a project builds on or runs beside: the base images of
 // its Dockerfiles (every FROM of every stage, not the stages themselves),
-// the images of its Compose files (services.*.image), and the images its
-// GitHub workflows run as steps ("uses: docker://...", actions.go). Each
+// the images of its Compose files (services.*.image), the images of its
+// Kubernetes manifests (k8sManifests, below), and the images its GitHub
+// workflows run ("uses: docker://...", a job's containers: actions.go). Each
 // is a component pkg:docker/<namespace>/<name>@<tag>, a Docker Hub
 // official image in the "library" namespace as endoflife.date names it
 // (pkg:docker/library/python), another registry's as repository_url. No
@@ -38,11 +39,17 @@ func imageFile(p string) bool {
 	switch {
 	case strings.HasSuffix(b, ".dockerignore"):
 		return false
+	case strings.HasPrefix(b, "dockerfile.") && notDockerfile[path.Ext(b)]:
+		return false // Dockerfile.md, Dockerfile.sh: about a Dockerfile, not one
 	case b == "dockerfile" || b == "containerfile" || strings.HasPrefix(b, "dockerfile.") || strings.HasSuffix(b, ".dockerfile"):
 		return true
 	}
 	return composeFile(b)
 }
+
+// notDockerfile are the extensions of files named after a Dockerfile that
+// are documents or scripts, not Dockerfiles.
+var notDockerfile = map[string]bool{".md": true, ".txt": true, ".rst": true, ".html": true, ".sh": true, ".py": true, ".go": true, ".json": true, ".yml": true, ".yaml": true}
 
 // composeFile reports whether base (lower case) names a Compose file.
 func composeFile(base string) bool {
@@ -71,23 +78,30 @@ func readImages(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, error
 			return nil, fmt.Errorf("not a Compose file: %w", err)
 		}
 		for _, s := range doc.Services {
-			refs = append(refs, s.Image)
+			refs = append(refs, expandArgs(s.Image, nil)) // "${TAG:-1.0}": Compose's default
 		}
 		slices.Sort(refs)
 	} else {
 		refs = dockerfileBases(b)
 	}
+	return imagePackages(refs, in.Path), nil
+}
+
+// imagePackages are the packages of image references, each image once;
+// a reference that names no image (an unset build argument, a template's
+// placeholder) is left out.
+func imagePackages(refs []string, loc string) []*extractor.Package {
 	var pkgs []*extractor.Package
 	seen := map[string]bool{}
 	for _, r := range refs {
-		p, ok := imagePackage(r, in.Path)
+		p, ok := imagePackage(r, loc)
 		if !ok || seen[p.Name+"@"+p.Version] {
 			continue
 		}
 		seen[p.Name+"@"+p.Version] = true
 		pkgs = append(pkgs, p)
 	}
-	return pkgs, nil
+	return pkgs
 }
 
 // dockerfileBases returns the images a Dockerfile's FROM instructions
@@ -280,17 +294,7 @@ func readK8sManifests(in *filesystem.ScanInput, b []byte) ([]*extractor.Package,
 		}
 		refs = append(refs, containerImages(root, 0)...)
 	}
-	var pkgs []*extractor.Package
-	seen := map[string]bool{}
-	for _, r := range refs {
-		p, ok := imagePackage(r, in.Path)
-		if !ok || seen[p.Name+"@"+p.Version] {
-			continue
-		}
-		seen[p.Name+"@"+p.Version] = true
-		pkgs = append(pkgs, p)
-	}
-	return pkgs, nil
+	return imagePackages(refs, in.Path), nil
 }
 
 // containerImages returns the images of the container lists under n.

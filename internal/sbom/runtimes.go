@@ -44,7 +44,10 @@ func runtimePackage(tool, v, loc string) *extractor.Package {
 	if v == "" || v[0] < '0' || v[0] > '9' || strings.ContainsAny(v, " \t/") {
 		return nil
 	}
-	tool = strings.ToLower(tool)
+	tool = strings.ToLower(strings.TrimSpace(tool))
+	if tool == "" || strings.ContainsAny(tool, ":/ \t") {
+		return nil // a mise backend's package ("npm:prettier", "aqua:owner/repo"): its registry's, not a runtime
+	}
 	p := &extractor.Package{Name: tool, Version: v, PURLType: purl.TypeGeneric, Location: extractor.LocationFromPath(loc)}
 	if product, ok := runtimeProducts[tool]; ok {
 		p.Name = product
