@@ -153,7 +153,7 @@ func toComponent(p *extractor.Package, loc, exName string) (sentinel.Component, 
 // development groups only.)
 func devGroups(exName string, groups []string) bool {
 	switch exName {
-	case pipfilelock.Name, pdmlock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name, setupPy.name, pipfile.name, depsEDN.name:
+	case pipfilelock.Name, pdmlock.Name, pubspec.Name, gradleBuild.name, gradleversioncatalog.Name, sbtBuild.name, conanfile.name, msbuild.name, pyproject.name, setupPy.name, pipfile.name, depsEDN.name, projectClj.name:
 		return slices.Contains(groups, "dev")
 	case pomxml.Name:
 		return len(groups) > 0 && !slices.ContainsFunc(groups, func(g string) bool { return g != "test" })

@@ -268,7 +268,7 @@ func TestExtractWholeTree(t *testing.T) {
 		if name == "javascript/bunlockb" {
 			continue // TestBunLockb (testdata/bun-lockb)
 		}
-		if name == "java/gradlebuild" || name == "scala/sbt" || name == "cpp/conanfile" || name == "go/gopkglock" || name == "containers/images" || name == "kubernetes/manifests" || name == "clojure/depsedn" || strings.HasPrefix(name, "runtime/") {
+		if name == "java/gradlebuild" || name == "scala/sbt" || name == "cpp/conanfile" || name == "go/gopkglock" || name == "containers/images" || name == "kubernetes/manifests" || strings.HasPrefix(name, "clojure/") || strings.HasPrefix(name, "runtime/") {
 			continue // TestGradleBuildScripts, TestSbtBuilds, TestConanfiles, TestGopkgLock, TestContainerImages, TestRuntimeVersions, TestDepsEDN
 		}
 		if !used[name] {

@@ -123,6 +123,7 @@ var registry = []struct {
 	{gradleBuild.name, Languages, newGradleBuild},                                         // build.gradle, build.gradle.kts where the project has no Gradle lockfile: Sentinel's reader (gradlebuild.go)
 	{sbtBuild.name, Languages, sbtBuild.factory()},                                        // build.sbt and project/*.scala: Sentinel's reader (sbt.go)
 	{depsEDN.name, Languages, depsEDN.factory()},                                          // deps.edn (Clojure CLI): Maven and git libraries, aliases' development-only: Sentinel's reader (depsedn.go)
+	{projectClj.name, Languages, projectClj.factory()},                                    // project.clj (Leiningen): dependencies, profiles' and plugins development-only: Sentinel's reader (projectclj.go)
 	{pyproject.name, Languages, pyproject.factory()},                                      // pyproject.toml where no lockfile or requirements.txt is beside: Sentinel's reader (pyproject.go)
 	{pipfile.name, Languages, pipfile.factory()},                                          // Pipfile where no Pipfile.lock, other lockfile or requirements.txt is beside: Sentinel's reader (pipfile.go)
 	{setupPy.name, Languages, setupPy.factory()},                                          // setup.py, setup.cfg where no lockfile, requirements.txt or pyproject.toml dependencies are beside: Sentinel's reader (setuppy.go)

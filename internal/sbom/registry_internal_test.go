@@ -328,11 +328,12 @@ func FuzzComposerInstalled(f *testing.F) {
 }
 
 // FuzzProjectFiles: any bytes read as a Dockerfile, a Compose file, a
-// runtime version file, an Azure Linux RPM manifest, a deps.edn or a
-// Kubernetes manifest fail with an error or give packages with a name and
-// a version or a commit (an image's name a valid repository path).
+// runtime version file, an Azure Linux RPM manifest, a deps.edn, a
+// project.clj or a Kubernetes manifest fail with an error or give packages
+// with a name (an image's a valid repository path) and, but for a
+// project.clj's computed versions, a version or a commit.
 func FuzzProjectFiles(f *testing.F) {
-	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2", "deps.edn", "k8s/deploy.yaml"}
+	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2", "deps.edn", "k8s/deploy.yaml", "project.clj"}
 	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), uint8(0))
 	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), uint8(1))
 	f.Add([]byte("3.11.4\npypy3.9-7.3.9 # other\nsystem\n"), uint8(2))
@@ -341,6 +342,7 @@ func FuzzProjectFiles(f *testing.F) {
 	f.Add([]byte("glibc\t2.35-2.cm2\t1653816591\t1653628955\tMicrosoft Corporation\t(none)\t10855265\tx86_64\t0\tglibc-2.35-2.cm2.src.rpm\n"), uint8(5))
 	f.Add([]byte("{:deps {org.clojure/clojure {:mvn/version \"1.10.2\"} a/b {:local/root \"b\"} io.github.c/d {:git/tag \"v1\" :git/sha \"abc\"}}\n :aliases {:test {:extra-deps {ring {:mvn/version \"1.9.0\"}}}}}"), uint8(6))
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: nginx:1.2.34\n---\napiVersion: batch/v1\nkind: CronJob\nspec: {jobTemplate: {spec: {template: {spec: {initContainers: [{image: 'ghcr.io/a/b:v1'}]}}}}}\n"), uint8(7))
+	f.Add([]byte("(defproject a \"1\" :dependencies [^:x [b/c \"2\"] #_[d \"3\"] [e ~v]] :profiles {:dev [:base {:dependencies [[f \"4\"]]}]} :x #\"re\" :y \\( :z #=(eval))"), uint8(8))
 	f.Fuzz(func(t *testing.T, b []byte, which uint8) {
 		name := names[int(which)%len(names)]
 		read := readImages
@@ -352,13 +354,15 @@ func FuzzProjectFiles(f *testing.F) {
 			read = readDepsEDN
 		} else if k8sFile(name) {
 			read = readK8sManifests
+		} else if isProjectClj(name) {
+			read = readProjectClj
 		}
 		pkgs, err := read(&filesystem.ScanInput{Path: name}, b)
 		if err != nil {
 			return
 		}
 		for _, p := range pkgs {
-			if p.Name == "" || p.Version == "" && p.SourceCode == nil || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
+			if p.Name == "" || p.Version == "" && p.SourceCode == nil && name != "project.clj" || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
 				t.Fatalf("%s: package %q at %q", name, p.Name, p.Version)
 			}
 		}

@@ -75,6 +75,7 @@ func TestRegistry(t *testing.T) {
 		"java/gradleverificationmetadataxml": {"gradle/verification-metadata.xml"},
 		"java/gradleversioncatalog":          {"gradle/libs.versions.toml", "libs.versions.toml", "gradle/deps.versions.toml"},
 		"java/gradlebuild":                   {"build.gradle", "app/build.gradle.kts"},
+		"clojure/projectclj":                 {"project.clj", "modules/core/project.clj"},
 		"clojure/depsedn":                    {"deps.edn", "modules/api/deps.edn"},
 		"scala/sbt":                          {"build.sbt", "modules/core/build.sbt"},
 		"cpp/conanfile":                      {"conanfile.txt", "lib/conanfile.py"},
