@@ -12,6 +12,7 @@ var (
 	GraphFormats    = func() []string { return graphFormats }
 	ZipFiles        = zipFiles
 	DevRequirements = devRequirements
+	CondaSpec       = condaSpec
 )
 
 // NewExtractor builds the registered extractor of that name.

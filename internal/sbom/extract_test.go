@@ -268,8 +268,8 @@ func TestExtractWholeTree(t *testing.T) {
 		if name == "javascript/bunlockb" {
 			continue // TestBunLockb (testdata/bun-lockb)
 		}
-		if name == "java/gradlebuild" || name == "scala/sbt" || name == "cpp/conanfile" || name == "go/gopkglock" || name == "containers/images" || name == "kubernetes/manifests" || strings.HasPrefix(name, "clojure/") || strings.HasPrefix(name, "runtime/") {
-			continue // TestGradleBuildScripts, TestSbtBuilds, TestConanfiles, TestGopkgLock, TestContainerImages, TestRuntimeVersions, TestDepsEDN
+		if name == "java/gradlebuild" || name == "scala/sbt" || name == "cpp/conanfile" || name == "go/gopkglock" || name == "containers/images" || name == "kubernetes/manifests" || strings.HasPrefix(name, "clojure/") || name == "python/condaenv" || strings.HasPrefix(name, "runtime/") {
+			continue // TestGradleBuildScripts, TestSbtBuilds, TestConanfiles, TestGopkgLock, TestContainerImages, TestRuntimeVersions, TestDepsEDN, TestCondaEnvironments
 		}
 		if !used[name] {
 			t.Errorf("extractor %s read no file in %s, %s or testdata/lock-variants", name, lockfiles, moreLockfiles)

@@ -268,7 +268,7 @@ func k8sFile(p string) bool {
 		return false
 	}
 	b := path.Base(p)
-	return !workflowFile(p) && !composeFile(strings.ToLower(b)) && b != "pnpm-lock.yaml" && !strings.HasPrefix(b, ".")
+	return !workflowFile(p) && !composeFile(strings.ToLower(b)) && !isCondaEnv(p) && b != "pnpm-lock.yaml" && !strings.HasPrefix(b, ".")
 }
 
 // maxManifest is the largest YAML file read as a manifest.

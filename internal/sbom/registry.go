@@ -126,6 +126,7 @@ var registry = []struct {
 	{projectClj.name, Languages, projectClj.factory()},                                    // project.clj (Leiningen): dependencies, profiles' and plugins development-only: Sentinel's reader (projectclj.go)
 	{pyproject.name, Languages, pyproject.factory()},                                      // pyproject.toml where no lockfile or requirements.txt is beside: Sentinel's reader (pyproject.go)
 	{pipfile.name, Languages, pipfile.factory()},                                          // Pipfile where no Pipfile.lock, other lockfile or requirements.txt is beside: Sentinel's reader (pipfile.go)
+	{condaEnv.name, Languages, condaEnv.factory()},                                        // conda's environment.yml: its pip requirements, python as a runtime, conda packages listed: Sentinel's reader (condaenv.go)
 	{setupPy.name, Languages, setupPy.factory()},                                          // setup.py, setup.cfg where no lockfile, requirements.txt or pyproject.toml dependencies are beside: Sentinel's reader (setuppy.go)
 	{conanfile.name, Languages, conanfile.factory()},                                      // conanfile.txt, conanfile.py where no conan.lock is beside: Sentinel's reader (conanfile.go)
 	{conanlock.Name, Languages, wrap[conanLock](conanlock.New)},                           // conan.lock v1 and v2, with user/channel and build requirements (conanlock.go)

@@ -329,11 +329,12 @@ func FuzzComposerInstalled(f *testing.F) {
 
 // FuzzProjectFiles: any bytes read as a Dockerfile, a Compose file, a
 // runtime version file, an Azure Linux RPM manifest, a deps.edn, a
-// project.clj or a Kubernetes manifest fail with an error or give packages
-// with a name (an image's a valid repository path) and, but for a
-// project.clj's computed versions, a version or a commit.
+// project.clj, a conda environment or a Kubernetes manifest fail with an
+// error or give packages with a name (an image's a valid repository path)
+// and, but for a project.clj's computed versions and a conda range, a
+// version or a commit.
 func FuzzProjectFiles(f *testing.F) {
-	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2", "deps.edn", "k8s/deploy.yaml", "project.clj"}
+	names := []string{"Dockerfile", "compose.yaml", ".python-version", "runtime.txt", ".ruby-version", "var/lib/rpmmanifest/container-manifest-2", "deps.edn", "k8s/deploy.yaml", "project.clj", "environment.yml"}
 	f.Add([]byte("ARG BASE=python:3.12-slim\nFROM --platform=$BUILDPLATFORM ${BASE} AS build\nFROM build\nFROM ghcr.io/o/app:v1@sha256:abc \\\n  AS final\n"), uint8(0))
 	f.Add([]byte("services:\n  db:\n    image: mariadb:10.5\n  web:\n    build: .\n"), uint8(1))
 	f.Add([]byte("3.11.4\npypy3.9-7.3.9 # other\nsystem\n"), uint8(2))
@@ -343,6 +344,7 @@ func FuzzProjectFiles(f *testing.F) {
 	f.Add([]byte("{:deps {org.clojure/clojure {:mvn/version \"1.10.2\"} a/b {:local/root \"b\"} io.github.c/d {:git/tag \"v1\" :git/sha \"abc\"}}\n :aliases {:test {:extra-deps {ring {:mvn/version \"1.9.0\"}}}}}"), uint8(6))
 	f.Add([]byte("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: nginx:1.2.34\n---\napiVersion: batch/v1\nkind: CronJob\nspec: {jobTemplate: {spec: {template: {spec: {initContainers: [{image: 'ghcr.io/a/b:v1'}]}}}}}\n"), uint8(7))
 	f.Add([]byte("(defproject a \"1\" :dependencies [^:x [b/c \"2\"] #_[d \"3\"] [e ~v]] :profiles {:dev [:base {:dependencies [[f \"4\"]]}]} :x #\"re\" :y \\( :z #=(eval))"), uint8(8))
+	f.Add([]byte("dependencies:\n  - python=3.10.9=he550d4f_0\n  - conda-forge::numpy>=1.2\n  - pip\n  - pip:\n    - requests==2.31.0\n    - -r requirements.txt\n"), uint8(9))
 	f.Fuzz(func(t *testing.T, b []byte, which uint8) {
 		name := names[int(which)%len(names)]
 		read := readImages
@@ -356,13 +358,16 @@ func FuzzProjectFiles(f *testing.F) {
 			read = readK8sManifests
 		} else if isProjectClj(name) {
 			read = readProjectClj
+		} else if isCondaEnv(name) {
+			read = readCondaEnv
 		}
 		pkgs, err := read(&filesystem.ScanInput{Path: name}, b)
 		if err != nil {
 			return
 		}
 		for _, p := range pkgs {
-			if p.Name == "" || p.Version == "" && p.SourceCode == nil && name != "project.clj" || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
+			versionless := name == "project.clj" || name == "environment.yml" // a computed version, a range
+			if p.Name == "" || p.Version == "" && p.SourceCode == nil && !versionless || p.PURLType == "docker" && !imageRepo().MatchString(p.Name) {
 				t.Fatalf("%s: package %q at %q", name, p.Name, p.Version)
 			}
 		}

@@ -65,6 +65,7 @@ func TestRegistry(t *testing.T) {
 		"python/pdmlock":                     {"pdm.lock"},
 		"python/pylock":                      {"pylock.toml", "pylock.dev.toml"},
 		"python/pyproject":                   {"pyproject.toml", "libs/core/pyproject.toml"},
+		"python/condaenv":                    {"environment.yml", "envs/environment.yaml"},
 		"python/pipfile":                     {"Pipfile", "api/Pipfile"},
 		"python/setuptools":                  {"setup.py", "pkg/setup.cfg"},
 		"dotnet/packagesconfig":              {"packages.config"},
