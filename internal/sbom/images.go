@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/osv-scalibr/extractor"
@@ -105,8 +106,9 @@ func imagePackages(refs []string, loc string) []*extractor.Package {
 }
 
 // dockerfileBases returns the images a Dockerfile's FROM instructions
-// name, build arguments declared before the first FROM substituted with
-// their defaults, stages ("FROM build AS final") and scratch left out.
+// name, and those its COPY --from copies files from, build arguments
+// declared before the first FROM substituted with their defaults, stages
+// ("FROM build AS final", "COPY --from=build") and scratch left out.
 func dockerfileBases(b []byte) []string {
 	args := map[string]string{}
 	stages := map[string]bool{"scratch": true}
@@ -142,6 +144,19 @@ func dockerfileBases(b []byte) []string {
 			}
 			if len(rest) >= 3 && strings.EqualFold(rest[1], "AS") {
 				stages[strings.ToLower(rest[2])] = true
+			}
+		case "COPY":
+			// COPY --from=golang:1.22 /usr/local/go /usr/local/go: files
+			// of an image, not of an earlier stage (by name or number).
+			for _, flag := range f[1:] {
+				from, ok := strings.CutPrefix(flag, "--from=")
+				if !ok {
+					continue
+				}
+				ref := expandArgs(from, args)
+				if _, err := strconv.Atoi(ref); err != nil && !stages[strings.ToLower(ref)] {
+					out = append(out, ref)
+				}
 			}
 		}
 	}
