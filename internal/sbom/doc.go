@@ -17,8 +17,16 @@
 // catalogs (a project without Gradle lockfiles), deno.lock and rebar.lock
 // are read by Sentinel's readers (msbuild.go, dotnetbuild.go,
 // gradlecatalog.go, denolock.go, rebarlock.go), and so are bun's
-// binary bun.lockb where no bun.lock is beside it (bunlockb.go) and the
-// GitHub Actions of workflow files (actions.go). The walk only lists candidate
+// binary bun.lockb where no bun.lock is beside it (bunlockb.go), the
+// GitHub Actions of workflow files (actions.go), a Pipfile without its lock
+// (pipfile.go), conda's environment.yml (condaenv.go), Gopkg.lock
+// (gopkglock.go), Clojure's deps.edn and project.clj (depsedn.go,
+// projectclj.go) and Azure Linux's distroless RPM manifest
+// (rpmmanifest.go). What a project runs on is read too: the container
+// images of its Dockerfiles, Compose files, Kubernetes manifests and
+// workflows (images.go) and the runtimes its version files pin
+// (runtimes.go), components that end-of-life data covers and no advisory
+// database does. The walk only lists candidate
 // files; a pool of workers then reads each file once, largest first, and
 // runs the extractors that claimed it. A broken lockfile is never a failed scan: its
 // error is kept in Result.Errors with its path and the run goes on, and a
