@@ -446,6 +446,14 @@ func Extract(ctx context.Context, root string, opts Options) (*Result, error) {
 			walkErrs = append(walkErrs, FileError{Path: p, Reason: err.Error()})
 			return nil
 		}
+		if fi.Size() > maxManifest {
+			// A YAML file too large to be a Kubernetes manifest (an API
+			// description, a data file): not read for one, not an error.
+			matched = slices.DeleteFunc(matched, func(ex filesystem.Extractor) bool { return ex.Name() == k8sManifests.name })
+			if len(matched) == 0 && !isProject {
+				return nil
+			}
+		}
 		if kinds&Binaries != 0 {
 			var bin []filesystem.Extractor
 			if bin, matched = splitBinary(matched); len(bin) > 0 {

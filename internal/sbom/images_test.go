@@ -1,9 +1,13 @@
 package sbom_test
 
 import (
+	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/sentinel-sca/sentinel/internal/sbom"
 )
 
 // TestContainerImages: the base images of real Dockerfiles (Dependabot's
@@ -23,5 +27,21 @@ func TestImageFileForms(t *testing.T) {
 	want := []string{"pkg:docker/library/postgres@11"}
 	if got := marked(mustExtract(t, dir)); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestLargeYAMLNotAManifest: a YAML file larger than any manifest (an API
+// description) is not read as one, and is no error either, whatever the
+// file size limit.
+func TestLargeYAMLNotAManifest(t *testing.T) {
+	dir := t.TempDir()
+	big := []byte("apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: nginx:1.2.3\n#" + strings.Repeat("x", 2<<20) + "\n")
+	mustWrite(t, filepath.Join(dir, "openapi.yaml"), big)
+	res, err := sbom.Extract(context.Background(), dir, sbom.Options{MaxFileSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Components) != 0 || len(res.Errors) != 0 {
+		t.Errorf("a 2 MiB YAML file: %d components, errors %v; want none", len(res.Components), res.Errors)
 	}
 }
