@@ -25,6 +25,8 @@ import (
 //   - [packages]: what the project runs;
 //   - [dev-packages], and Pipenv's other package categories (any other
 //     table of packages, installed only when asked for): development-only;
+//   - [requires]: the Python the project is built for, as the runtime
+//     pkg:generic/python (runtimes.go), for its end of life;
 //   - a table value: its "version"; "git" with "ref" is a component from
 //     that repository (vcs_url), at the version a release tag names;
 //     "path" and "file" are local or direct archives, not PyPI's package.
@@ -71,6 +73,18 @@ func readPipfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, erro
 			}
 		}
 	}
+	var pkgs []*extractor.Package
+	if req, ok := doc["requires"].(map[string]any); ok {
+		// [requires] python_full_version = "3.10.20" (or python_version =
+		// "3.10"): the runtime the project is built for (runtimes.go).
+		v, _ := req["python_full_version"].(string)
+		if v == "" {
+			v, _ = req["python_version"].(string)
+		}
+		if p := runtimePackage("python", v, in.Path); p != nil {
+			pkgs = append(pkgs, p)
+		}
+	}
 	read("packages", false)
 	read("dev-packages", true)
 	for _, table := range slices.Sorted(maps.Keys(doc)) {
@@ -80,7 +94,7 @@ func readPipfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, erro
 			}
 		}
 	}
-	return d.pkgs, nil
+	return append(pkgs, d.pkgs...), nil
 }
 
 // pipenvSpec adds a Pipfile requirement: a PEP 440 specifier ("==2.18.0",
