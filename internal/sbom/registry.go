@@ -102,7 +102,7 @@ var registry = []struct {
 	{gradlelockfile.Name, Languages, wrap[gradleLockfile](gradlelockfile.New)},            // gradle.lockfile, buildscript-gradle.lockfile, settings-gradle.lockfile
 	{cargolock.Name, Languages, wrap[cargoLockExtractor](cargolock.New)},                  // Cargo.lock (read once for packages and graph: onepass.go)
 	{gemspec.Name, Languages, wrap[rubyInstalled](gemspec.New)},                           // <gem home>/specifications/*.gemspec: installed gems, Ruby's default gems too (rubyinstalled.go)
-	{gemfilelock.Name, Languages, gemfilelock.New},                                        // Gemfile.lock, gems.locked
+	{gemfilelock.Name, Languages, wrap[gemfileLock](gemfilelock.New)},                     // Gemfile.lock, gems.locked, with the Ruby it records as the runtime (runtimes.go)
 	{composerlock.Name, Languages, wrap[composerLock](composerlock.New)},                  // composer.lock, and (composerinstalled.go) one scalibr cannot read
 	{composerInstalled.name, Languages, composerInstalled.factory()},                      // vendor/composer/installed.json without composer.lock: Sentinel's reader (composerinstalled.go)
 	{packageslockjson.Name, Languages, packageslockjson.New},                              // NuGet packages.lock.json

@@ -115,3 +115,38 @@ func readRuntimeFile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, 
 	}
 	return pkgs, nil
 }
+
+// gemfileLock is scalibr's Gemfile.lock reader with the Ruby the lockfile
+// records under RUBY VERSION ("ruby 3.2.2p53") as the runtime.
+type gemfileLock struct{ filesystem.Extractor }
+
+// Extract implements filesystem.Extractor.
+func (e gemfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inventory.Inventory, error) {
+	inv, b, err := extractKeeping(ctx, e.Extractor, in)
+	if err != nil || b == nil {
+		return inv, err
+	}
+	if p := runtimePackage("ruby", lockedRuby(b), in.Path); p != nil {
+		inv.Packages = append(inv.Packages, p)
+	}
+	return inv, nil
+}
+
+// lockedRuby is the Ruby version of a Gemfile.lock's RUBY VERSION section
+// without its patch level ("3.2.2p53" is 3.2.2), or "".
+func lockedRuby(b []byte) string {
+	_, rest, ok := bytes.Cut(b, []byte("\nRUBY VERSION\n"))
+	if !ok {
+		return ""
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	f := strings.Fields(string(line))
+	if len(f) < 2 || f[0] != "ruby" {
+		return ""
+	}
+	v := f[1]
+	if i := strings.IndexByte(v, 'p'); i > 0 {
+		v = v[:i]
+	}
+	return v
+}
