@@ -168,7 +168,9 @@ func TestLockVariants(t *testing.T) {
 		// Pipfile.lock: a dependency installed from a git repository is a
 		// component too, without a version (its purl carries the vcs_url).
 		{dir: "pipfile-git", want: []string{"certifi@2017.11.5", "chardet@3.0.4", "idna@2.6", "pythonfinder@", "requests@2.18.4", "urllib3@1.22"}},
-		{dir: "pipfile-git-develop", want: []string{"itsdangerous@", "markupsafe@"}},
+		// Pipfile.lock: git dependencies, and the Python it was locked for
+		// (_meta.requires) as the runtime.
+		{dir: "pipfile-git-develop", want: []string{"itsdangerous@", "markupsafe@", "python@3.8"}},
 		// pdm.lock: a git dependency at its recorded version.
 		{dir: "pdm-git", want: []string{"toml@0.10.2"}},
 		// requirements.txt from pip-compile with editable installs from
@@ -427,7 +429,7 @@ func TestPythonGitDevelopment(t *testing.T) {
 	for _, c := range res.Components {
 		dev[c.Name] = c.Development
 	}
-	if want := map[string]bool{"itsdangerous": true, "markupsafe": false}; !maps.Equal(dev, want) {
+	if want := map[string]bool{"itsdangerous": true, "markupsafe": false, "python": false}; !maps.Equal(dev, want) {
 		t.Errorf("development marks %v, want %v", dev, want)
 	}
 }

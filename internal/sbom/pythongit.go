@@ -387,6 +387,22 @@ func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	if json.Unmarshal(b, &lock) != nil {
 		return inv, nil
 	}
+	var meta struct {
+		Requires struct {
+			Full    string `json:"python_full_version"`
+			Version string `json:"python_version"`
+		} `json:"requires"`
+	}
+	if json.Unmarshal(lock["_meta"], &meta) == nil {
+		// The Python the lock was made for: the runtime (runtimes.go).
+		v := meta.Requires.Full
+		if v == "" {
+			v = meta.Requires.Version
+		}
+		if p := runtimePackage("python", v, in.Path); p != nil {
+			inv.Packages = append(inv.Packages, p)
+		}
+	}
 	have := map[string]bool{}
 	for _, p := range inv.Packages {
 		have[pep503(p.Name)] = true
