@@ -77,11 +77,9 @@ func readPipfile(in *filesystem.ScanInput, b []byte) ([]*extractor.Package, erro
 	if req, ok := doc["requires"].(map[string]any); ok {
 		// [requires] python_full_version = "3.10.20" (or python_version =
 		// "3.10"): the runtime the project is built for (runtimes.go).
-		v, _ := req["python_full_version"].(string)
-		if v == "" {
-			v, _ = req["python_version"].(string)
-		}
-		if p := runtimePackage("python", v, in.Path); p != nil {
+		full, _ := req["python_full_version"].(string)
+		short, _ := req["python_version"].(string)
+		if p := pipenvPython(full, short, in.Path); p != nil {
 			pkgs = append(pkgs, p)
 		}
 	}
@@ -110,4 +108,13 @@ func (d *pyDeclared) pipenvSpec(name, spec string, dev bool) {
 	}
 	_, version, bound := pythonRequirement(name + spec)
 	d.add(name, version, bound, dev)
+}
+
+// pipenvPython is the runtime a Pipfile's [requires], or a Pipfile.lock's
+// _meta.requires, names: its python_full_version, else its python_version.
+func pipenvPython(full, short, loc string) *extractor.Package {
+	if full == "" {
+		full = short
+	}
+	return runtimePackage("python", full, loc)
 }

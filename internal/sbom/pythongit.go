@@ -395,11 +395,7 @@ func (e pipfileLock) Extract(ctx context.Context, in *filesystem.ScanInput) (inv
 	}
 	if json.Unmarshal(lock["_meta"], &meta) == nil {
 		// The Python the lock was made for: the runtime (runtimes.go).
-		v := meta.Requires.Full
-		if v == "" {
-			v = meta.Requires.Version
-		}
-		if p := runtimePackage("python", v, in.Path); p != nil {
+		if p := pipenvPython(meta.Requires.Full, meta.Requires.Version, in.Path); p != nil {
 			inv.Packages = append(inv.Packages, p)
 		}
 	}
